@@ -1,0 +1,5 @@
+"""`python -m companion` runs the simulator until the web app exists."""
+
+from companion.sim import main
+
+raise SystemExit(main())

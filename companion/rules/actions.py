@@ -1,0 +1,111 @@
+"""What the table can tell the engine. Each action is one user intent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ADJUSTABLE = (
+    "vp",
+    "influence:emperor",
+    "influence:spacing_guild",
+    "influence:bene_gesserit",
+    "influence:fremen",
+    "solari",
+    "spice",
+    "water",
+    "intrigue",
+    "garrison",
+    "troops",
+    "swords",
+    "strength",
+)
+HUMAN_ADJUSTABLE = (*ADJUSTABLE[:5], "strength")
+VP_REASONS = ("manual", "card", "endgame")
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message is for the players."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceAgent:
+    """A human's Agent turn: the board space the Agent went to."""
+
+    house: str
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A human's Reveal turn."""
+
+    house: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    """The answer to the engine's current prompt (an option id, or a number as text)."""
+
+    option: str
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    """The Voice (Intrigue): mark a space opponents can't use until the player's next turn."""
+
+    house: str
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    """A correction or an effect the engine can't see (a card's Influence, VP or strength)."""
+
+    house: str
+    field: str
+    delta: int
+    reason: str = "manual"
+
+
+@dataclass(frozen=True, slots=True)
+class SetControl:
+    """Correct who holds the Control marker of a space ("" removes it)."""
+
+    space: str
+    house: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetTiebreak:
+    """At the end: a human's spice, Solari, water and garrisoned troops for tie-breaks."""
+
+    house: str
+    spice: int
+    solari: int
+    water: int
+    garrison: int
+
+
+@dataclass(frozen=True, slots=True)
+class CornerTheMarket:
+    """At the end: a human plays Corner the Market with this many The Spice Must Flow cards.
+
+    `other` is the other human's count in a two-player game; solo Rivals count as two each.
+    """
+
+    house: str
+    own: int
+    other: int = 0
+
+
+Action = PlaceAgent | Reveal | Choose | Voice | Adjust | SetControl | SetTiebreak | CornerTheMarket
+ACTION_TYPES: tuple[type[Action], ...] = (
+    PlaceAgent,
+    Reveal,
+    Choose,
+    Voice,
+    Adjust,
+    SetControl,
+    SetTiebreak,
+    CornerTheMarket,
+)

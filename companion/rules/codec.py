@@ -1,0 +1,107 @@
+"""JSON encoding of actions and setups for the event log.
+
+>>> from companion.rules.actions import PlaceAgent
+>>> encode(PlaceAgent("p1", "carthag"))
+{'type': 'PlaceAgent', 'house': 'p1', 'space': 'carthag'}
+>>> decode(encode(PlaceAgent("p1", "carthag"))) == PlaceAgent("p1", "carthag")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from typing import Any
+
+from companion.rules.actions import ACTION_TYPES, Action, IllegalAction
+from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
+
+_BY_NAME: dict[str, type[Action]] = {t.__name__: t for t in ACTION_TYPES}
+_INT_FIELDS = {"delta", "spice", "solari", "water", "garrison", "own", "other"}
+
+
+def encode(action: Action) -> dict[str, Any]:
+    """An action as a JSON-ready dict with its type name."""
+    out: dict[str, Any] = {"type": type(action).__name__}
+    for f in fields(action):
+        out[f.name] = getattr(action, f.name)
+    return out
+
+
+def decode(data: Mapping[str, Any]) -> Action:
+    """Rebuild an action; raise IllegalAction with a readable message for bad data."""
+    if not isinstance(data, Mapping):
+        raise IllegalAction("An action must be an object.")
+    cls = _BY_NAME.get(str(data.get("type")))
+    if cls is None:
+        raise IllegalAction("Unknown action type.")
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            if f.name in ("reason", "other"):
+                continue
+            raise IllegalAction(f"Missing {f.name}.")
+        value = data[f.name]
+        if f.name in _INT_FIELDS:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise IllegalAction(f"{f.name} must be a whole number.")
+        elif not isinstance(value, str):
+            raise IllegalAction(f"{f.name} must be text.")
+        kwargs[f.name] = value
+    extra = set(data) - {f.name for f in fields(cls)} - {"type"}
+    if extra:
+        raise IllegalAction(f"Unexpected fields: {', '.join(sorted(extra))}.")
+    return cls(**kwargs)
+
+
+def encode_setup(setup: Setup) -> dict[str, Any]:
+    """A setup as a JSON-ready dict."""
+    return {
+        "mode": setup.mode,
+        "seed": setup.seed,
+        "humans": [vars_of(s) for s in setup.humans],
+        "rivals": [vars_of(s) for s in setup.rivals],
+        "difficulty": setup.difficulty,
+        "first_player": setup.first_player,
+        "options": {f.name: getattr(setup.options, f.name) for f in fields(Options)},
+        "sets": list(setup.sets),
+    }
+
+
+def vars_of(seat: SeatSetup) -> dict[str, str]:
+    return {"name": seat.name, "leader": seat.leader, "color": seat.color}
+
+
+def decode_setup(data: Mapping[str, Any]) -> Setup:
+    """Rebuild a setup; raise IllegalAction for malformed data."""
+    try:
+        options = data.get("options", {})
+        known = {f.name for f in fields(Options)}
+        if set(options) - known or not all(isinstance(v, bool) for v in options.values()):
+            raise IllegalAction("Unknown or malformed options.")
+        difficulty = data.get("difficulty")
+        if difficulty is not None and difficulty not in DIFFICULTIES:
+            raise IllegalAction("Unknown difficulty.")
+        seed = data["seed"]
+        first = data.get("first_player", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(first, int):
+            raise IllegalAction("Seed and first player must be whole numbers.")
+        return Setup(
+            mode=data["mode"],
+            seed=seed,
+            humans=tuple(_seat(s) for s in data["humans"]),
+            rivals=tuple(_seat(s) for s in data["rivals"]),
+            difficulty=difficulty,
+            first_player=first,
+            options=Options(**options),
+            sets=tuple(str(s) for s in data.get("sets", ["base"])),
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise IllegalAction(f"Malformed game setup ({exc}).") from None
+
+
+def _seat(data: Mapping[str, Any]) -> SeatSetup:
+    values = [data["name"], data["leader"], data["color"]]
+    if not all(isinstance(v, str) for v in values):
+        raise IllegalAction("Seat names, leaders and colors must be text.")
+    return SeatSetup(*values)

@@ -1,0 +1,238 @@
+"""The immutable game state and the game setup.
+
+A `GameState` is a value: `engine.apply` returns a new one and never changes its input.
+Mappings in a state are never mutated after the state is built; the engine copies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from companion.rules.catalog import FACTIONS, Catalog
+
+Mode = Literal["solo", "2p"]
+Difficulty = Literal["mercenary", "sardaukar", "mentat", "kwisatz"]
+DIFFICULTIES: tuple[Difficulty, ...] = ("mercenary", "sardaukar", "mentat", "kwisatz")
+Phase = Literal["round_start", "agents", "combat", "makers", "recall", "ended"]
+HouseKind = Literal["human", "rival", "hagal"]
+VpSource = Literal["conflict", "influence", "alliance", "exchange", "card", "endgame", "manual"]
+
+FACTION_INDEX: dict[str, int] = {f: i for i, f in enumerate(FACTIONS)}
+TROOPS_PER_HOUSE = 12  # 16 cubes, 4 of them on the Influence tracks (rulebook p.5, G5)
+MAX_INFLUENCE = 6  # six spaces above the bottom one (FAQ, Plans Within Plans)
+VP_TO_END = 10  # rulebook p.12, Phase 5
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Optional rules chosen at setup."""
+
+    brutal_escalation: bool = False  # HAGAL.md §3, Ix rulebook p.9
+    churn: bool = False  # dice-based Imperium Row churn, HAGAL.md §6 (solo variants)
+    physical_hagal: bool = False  # the table reveals physical House Hagal cards
+    physical_conflicts: bool = False  # the table reveals physical Conflict cards
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSetup:
+    """One seat at the table: a human player or a rival."""
+
+    name: str
+    leader: str
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Everything chosen before the first round; with the seed it fixes the whole game.
+
+    Solo: one human and two rivals, the first rival sitting on the human's left.
+    Two players: two humans in clockwise order and House Hagal (its leader is "").
+    """
+
+    mode: Mode
+    seed: int
+    humans: tuple[SeatSetup, ...]
+    rivals: tuple[SeatSetup, ...]
+    difficulty: Difficulty | None = None
+    first_player: int = 0  # two players: index into humans
+    options: Options = Options()
+    sets: tuple[str, ...] = ("base",)
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """One house at the table. Resources and troops are tracked for rivals only."""
+
+    id: str
+    kind: HouseKind
+    name: str
+    leader: str
+    color: str
+    vp: int = 0
+    influence: tuple[int, ...] = (0, 0, 0, 0)  # in FACTIONS order
+    agents: int = 2  # owned Agents (3 with the Swordmaster)
+    placed: int = 0  # Agents on the board this round
+    mentat: bool = False  # holds the Mentat as an extra Agent this round
+    revealed: bool = False  # humans: Reveal turn taken this round
+    passed: bool = False  # rivals: could not place an Agent this round
+    swordmaster: bool = False
+    council_seat: bool = False
+    solari: int = 0
+    spice: int = 0
+    water: int = 0
+    intrigue: int = 0
+    garrison: int = 0
+    troops: int = 0  # in the Conflict
+    swords: int = 0  # rival combat bonus this round
+    strength: int = 0  # humans: last strength entered
+    tiebreak: tuple[int, int, int, int] | None = None  # humans: spice, Solari, water, garrison
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == "human"
+
+    @property
+    def agents_left(self) -> int:
+        return self.agents + (1 if self.mentat else 0) - self.placed
+
+    def inf(self, faction: str) -> int:
+        return self.influence[FACTION_INDEX[faction]]
+
+    @property
+    def supply(self) -> int:
+        return TROOPS_PER_HOUSE - self.garrison - self.troops
+
+    @property
+    def rival_strength(self) -> int:
+        """Two per troop in the Conflict plus the revealed swords; 0 without troops (p.19)."""
+        return 2 * self.troops + self.swords if self.troops else 0
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictSlot:
+    """A card of the Conflict deck: its level, and its id unless the table holds it face down."""
+
+    level: int
+    card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class VpEntry:
+    """One line of a house's VP ledger."""
+
+    house: str
+    delta: int
+    source: VpSource
+    round: int
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One line of the game log: a structured fact the UI turns into a sentence."""
+
+    step: int
+    round: int
+    kind: str
+    house: str | None = None
+    data: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A unit of pending engine work; the queue lets a prompt pause and resume a turn."""
+
+    kind: str
+    house: str = ""
+    ref: str = ""
+    n: int = 0
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """A question the table must answer before the engine can go on.
+
+    `options` lists the allowed answers; a number prompt allows minimum..maximum instead.
+    `decider` is the human who answers (for a rival's tie, the rules say "you decide").
+    """
+
+    kind: str
+    house: str
+    decider: str
+    task: Task
+    options: tuple[str, ...] = ()
+    number: bool = False
+    minimum: int = 0
+    maximum: int = 0
+    default: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole game at one moment."""
+
+    catalog: Catalog = field(compare=False, repr=False)
+    setup: Setup
+    step: int
+    round: int
+    phase: Phase
+    houses: tuple[House, ...]
+    first: str
+    turn: str | None
+    occupants: Mapping[str, str]
+    voice: Mapping[str, str]
+    bonus_spice: Mapping[str, int]
+    control: Mapping[str, str]
+    alliances: Mapping[str, str]
+    mentat_claim: str | None
+    hagal_deck: tuple[str, ...]
+    hagal_discard: tuple[str, ...]
+    conflict_deck: tuple[ConflictSlot, ...]
+    conflict: str | None
+    conflicts_done: tuple[str, ...]
+    queue: tuple[Task, ...]
+    prompt: Prompt | None
+    recruited: int  # troops the acting rival recruited this turn (deployable, FAQ "troops")
+    rng: int
+    ledger: tuple[VpEntry, ...]
+    log: tuple[Entry, ...]
+    end_reason: str | None
+
+    def house(self, house_id: str) -> House:
+        for h in self.houses:
+            if h.id == house_id:
+                return h
+        raise KeyError(house_id)
+
+    @property
+    def humans(self) -> tuple[House, ...]:
+        return tuple(h for h in self.houses if h.kind == "human")
+
+    @property
+    def rivals(self) -> tuple[House, ...]:
+        return tuple(h for h in self.houses if h.kind != "human")
+
+    @property
+    def scoring(self) -> tuple[House, ...]:
+        """Houses that score VP: everyone but House Hagal in two-player (p.19)."""
+        return tuple(h for h in self.houses if h.kind != "hagal")
+
+    @property
+    def conflict_level(self) -> int:
+        if self.conflict is None:
+            return 0
+        return self.catalog.conflicts[self.conflict].level
+
+    @property
+    def last_entries(self) -> tuple[Entry, ...]:
+        """Log lines produced by the most recent action."""
+        out: list[Entry] = []
+        for e in reversed(self.log):
+            if e.step != self.step:
+                break
+            out.append(e)
+        return tuple(reversed(out))

@@ -1,0 +1,293 @@
+"""Simulator: plays whole games with the rivals and a scripted human, checks every state.
+
+    python -m companion.sim --games 500 --mode solo --difficulty mentat --seed 1 --json
+
+The scripted human places Agents on random legal spaces, sometimes gains Influence from
+its cards, enters a random plausible strength and answers prompts at random. Every state
+of every game is checked against the invariants below; a finished game's log is replayed
+and must rebuild the same state. Exit status 1 if any invariant is broken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from companion.cards import load_catalog
+from companion.rules.actions import Action, Adjust, Choose, PlaceAgent, Reveal
+from companion.rules.catalog import FACTIONS, Catalog
+from companion.rules.engine import apply, hagal_cards, legal_actions, new_game, replay
+from companion.rules.state import (
+    DIFFICULTIES,
+    MAX_INFLUENCE,
+    TROOPS_PER_HOUSE,
+    Difficulty,
+    GameState,
+    Options,
+    SeatSetup,
+    Setup,
+)
+
+COLORS = ("red", "blue", "green", "yellow")
+MAX_STEPS = 2000
+
+
+@dataclass
+class Played:
+    """One finished game: its initial state, its actions and its final state."""
+
+    initial: GameState
+    actions: list[Action] = field(default_factory=list)
+    final: GameState | None = None
+    violations: list[str] = field(default_factory=list)
+
+
+def make_setup(
+    catalog: Catalog,
+    mode: str,
+    difficulty: Difficulty | None,
+    seed: int,
+    options: Options | None = None,
+) -> Setup:
+    """A random but valid setup for this seed."""
+    rng = random.Random(seed)
+    leaders = [lid for lid, lead in catalog.leaders.items() if lead.set == "base"]
+    rival_ok = [lid for lid in leaders if catalog.leaders[lid].rival_allowed]
+    colors = list(COLORS)
+    rng.shuffle(colors)
+    if mode == "solo":
+        rivals = rng.sample(rival_ok, 2)
+        human = rng.choice([lid for lid in leaders if lid not in rivals])
+        return Setup(
+            mode="solo",
+            seed=seed,
+            humans=(SeatSetup("You", human, colors[0]),),
+            rivals=tuple(
+                SeatSetup(f"Rival {i + 1}", lid, colors[i + 1]) for i, lid in enumerate(rivals)
+            ),
+            difficulty=difficulty,
+            options=options or Options(),
+        )
+    humans = rng.sample(leaders, 2)
+    return Setup(
+        mode="2p",
+        seed=seed,
+        humans=(SeatSetup("Ann", humans[0], colors[0]), SeatSetup("Ben", humans[1], colors[1])),
+        rivals=(SeatSetup("House Hagal", "", colors[2]),),
+        first_player=rng.randrange(2),
+        options=options or Options(),
+    )
+
+
+def choose_action(state: GameState, rng: random.Random) -> Action:
+    """The scripted human's next action."""
+    p = state.prompt
+    if p is not None:
+        if p.number:
+            if p.kind == "strength" and rng.random() < 0.3:
+                return Choose("0")
+            return Choose(str(rng.randint(0, 24)))
+        return Choose(rng.choice(p.options))
+    actions = legal_actions(state)
+    places = [a for a in actions if isinstance(a, PlaceAgent)]
+    turn = state.turn
+    assert turn is not None
+    if rng.random() < 0.15:
+        # Cards often give a player Influence: model it as the correction the app offers.
+        house = state.house(turn)
+        faction = rng.choice(FACTIONS)
+        if house.inf(faction) < MAX_INFLUENCE:
+            return Adjust(turn, f"influence:{faction}", 1, "card")
+    if places and rng.random() < 0.93:
+        return rng.choice(places)
+    return Reveal(turn)
+
+
+def play(catalog: Catalog, setup: Setup, check: bool = True) -> Played:
+    """Play one game to its end with the scripted human."""
+    rng = random.Random(setup.seed ^ 0x5EED)
+    state = new_game(setup, catalog)
+    game = Played(initial=state)
+    if check:
+        game.violations.extend(invariants(state))
+    for _ in range(MAX_STEPS):
+        if state.phase == "ended":
+            break
+        action = choose_action(state, rng)
+        state = apply(state, action)
+        game.actions.append(action)
+        if check:
+            game.violations.extend(invariants(state))
+    else:
+        game.violations.append(f"seed {setup.seed}: no end after {MAX_STEPS} actions")
+    game.final = state
+    return game
+
+
+def invariants(s: GameState) -> list[str]:
+    """Every broken invariant of one state, as readable lines."""
+    bad: list[str] = []
+    where = f"seed {s.setup.seed} step {s.step}"
+    placed = 0
+    for h in s.houses:
+        ledger = sum(e.delta for e in s.ledger if e.house == h.id)
+        if h.vp != ledger:
+            bad.append(f"{where}: {h.id} VP {h.vp} != ledger {ledger}")
+        counts = (
+            h.solari,
+            h.spice,
+            h.water,
+            h.intrigue,
+            h.garrison,
+            h.troops,
+            h.swords,
+            h.vp,
+            h.placed,
+        )
+        if min(counts) < 0:
+            bad.append(f"{where}: {h.id} has a negative count {counts}")
+        if h.garrison + h.troops > TROOPS_PER_HOUSE:
+            bad.append(f"{where}: {h.id} has more than {TROOPS_PER_HOUSE} troops")
+        if any(not 0 <= v <= MAX_INFLUENCE for v in h.influence):
+            bad.append(f"{where}: {h.id} influence out of range {h.influence}")
+        if h.agents_left < 0:
+            bad.append(f"{where}: {h.id} placed more Agents than it has")
+        if h.agents > 3:
+            bad.append(f"{where}: {h.id} has {h.agents} Agents")
+        if h.kind == "hagal" and (h.vp or h.solari or h.spice or h.water or h.intrigue):
+            bad.append(f"{where}: House Hagal holds VP or resources")
+        if h.kind == "human" and (
+            h.solari or h.spice or h.water or h.intrigue or h.garrison or h.troops
+        ):
+            bad.append(f"{where}: {h.id} has tracked resources")
+        if h.kind == "rival" and s.phase != "ended":
+            for res, price in (("intrigue", 3), ("water", 3), ("solari", 7), ("spice", 7)):
+                if getattr(h, res) >= price and s.prompt is None and not s.queue:
+                    bad.append(f"{where}: {h.id} kept {getattr(h, res)} {res} unconverted")
+        if h.kind != "hagal":
+            scored = {e.note for e in s.ledger if e.house == h.id and e.source == "influence"}
+            inf_vp = sum(e.delta for e in s.ledger if e.house == h.id and e.source == "influence")
+            at_two = sum(1 for v in h.influence if v >= 2)
+            if inf_vp != at_two:
+                bad.append(
+                    f"{where}: {h.id} influence VP {inf_vp} != tracks at 2+ {at_two} {scored}"
+                )
+            ally_vp = sum(e.delta for e in s.ledger if e.house == h.id and e.source == "alliance")
+            held = sum(1 for holder in s.alliances.values() if holder == h.id)
+            if ally_vp != held:
+                bad.append(f"{where}: {h.id} alliance VP {ally_vp} != alliances held {held}")
+        placed += h.placed
+    if placed != len(s.occupants):
+        bad.append(f"{where}: {placed} Agents placed but {len(s.occupants)} spaces occupied")
+    if sum(1 for h in s.houses if h.mentat) > 1:
+        bad.append(f"{where}: more than one house holds the Mentat")
+    if s.prompt is None and not s.queue:
+        for faction, holder in s.alliances.items():
+            mine = s.house(holder).inf(faction)
+            if mine < 4 or any(h.inf(faction) > mine for h in s.houses):
+                bad.append(f"{where}: {holder} holds the {faction} Alliance with {mine} Influence")
+        for faction in FACTIONS:
+            if faction not in s.alliances and any(h.inf(faction) >= 4 for h in s.houses):
+                bad.append(f"{where}: nobody holds the {faction} Alliance though a house has 4+")
+    composition = Counter(hagal_cards(s.setup, s.catalog))
+    if Counter(s.hagal_deck) + Counter(s.hagal_discard) != composition:
+        bad.append(f"{where}: House Hagal cards not conserved")
+    if len(s.conflict_deck) + len(s.conflicts_done) != 10 or len(set(s.conflicts_done)) != len(
+        s.conflicts_done
+    ):
+        bad.append(f"{where}: Conflict cards not conserved")
+    if any(v < 0 for v in s.bonus_spice.values()):
+        bad.append(f"{where}: negative bonus spice")
+    for space, holder in s.control.items():
+        if s.house(holder).kind == "hagal":
+            bad.append(f"{where}: House Hagal controls {space}")
+    return bad
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m companion.sim", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--mode", choices=("solo", "2p"), default="solo")
+    parser.add_argument("--difficulty", choices=DIFFICULTIES, default="mentat")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--brutal", action="store_true", help="Brutal Escalation")
+    parser.add_argument("--churn", action="store_true", help="dice-based Imperium Row churn")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parse(argv)
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    catalog = load_catalog()
+    difficulty = args.difficulty if args.mode == "solo" else None
+    options = Options(brutal_escalation=args.brutal, churn=args.churn)
+    setups = [
+        make_setup(catalog, args.mode, difficulty, args.seed + i, options)
+        for i in range(args.games)
+    ]
+
+    started = time.perf_counter()
+    for setup in setups:  # timed run: the engine and the scripted human only
+        play(catalog, setup, check=False)
+    play_seconds = time.perf_counter() - started
+
+    games = [play(catalog, setup, check=True) for setup in setups]
+    violations = [v for g in games for v in g.violations]
+    replay_ms: list[float] = []
+    for g in games:
+        t0 = time.perf_counter()
+        rebuilt = replay(g.initial, g.actions)
+        replay_ms.append((time.perf_counter() - t0) * 1000)
+        if rebuilt != g.final:
+            violations.append(f"seed {g.initial.setup.seed}: replay differs from play")
+
+    finals = [g.final for g in games if g.final is not None]
+    winners: Counter[str] = Counter()
+    for s in finals:
+        top = max(h.vp for h in s.scoring)
+        for h in s.scoring:
+            if h.vp == top:
+                winners["tie" if sum(1 for x in s.scoring if x.vp == top) > 1 else h.id] += 1
+                break
+    rival_vps = [h.vp for s in finals for h in s.houses if h.kind == "rival"]
+    report = {
+        "games": len(games),
+        "mode": args.mode,
+        "difficulty": difficulty,
+        "seed": args.seed,
+        "seconds": round(time.perf_counter() - started, 3),
+        "play_seconds": round(play_seconds, 3),
+        "games_per_second": round(len(games) / play_seconds, 1),
+        "rounds_mean": round(statistics.fmean(s.round for s in finals), 2),
+        "end_reasons": dict(Counter(s.end_reason or "none" for s in finals)),
+        "winners": dict(winners),
+        "rival_vp_mean": round(statistics.fmean(rival_vps), 2) if rival_vps else None,
+        "human_vp_mean": round(statistics.fmean(h.vp for s in finals for h in s.humans), 2),
+        "actions_mean": round(statistics.fmean(len(g.actions) for g in games), 1),
+        "replay_ms_median": round(statistics.median(replay_ms), 3),
+        "invariant_violations": len(violations),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key:>22}: {value}")
+        for line in violations[:20]:
+            print("VIOLATION", line)
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,96 @@
+"""Builders for rules tests: set up a game, then rearrange it to the situation under test."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+from companion.cards import load_catalog
+from companion.rules.actions import Action, Choose, PlaceAgent, Reveal
+from companion.rules.catalog import Catalog
+from companion.rules.engine import apply, new_game
+from companion.rules.state import GameState, Options, SeatSetup, Setup
+
+
+@cache
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def solo(
+    difficulty: str = "mentat",
+    rivals: tuple[str, str] = ("glossu_rabban", "memnon_thorvald"),
+    human: str = "paul_atreides",
+    seed: int = 1,
+    **options: bool,
+) -> GameState:
+    """A new solo game: you (p1) against r1 (on your left, First Player) and r2."""
+    setup = Setup(
+        mode="solo",
+        seed=seed,
+        humans=(SeatSetup("You", human, "green"),),
+        rivals=(SeatSetup("Rival A", rivals[0], "red"), SeatSetup("Rival B", rivals[1], "yellow")),
+        difficulty=difficulty,  # type: ignore[arg-type]
+        options=Options(**options),
+    )
+    return new_game(setup, catalog())
+
+
+def two_player(first_player: int = 0, seed: int = 1, **options: bool) -> GameState:
+    """A new two-player game: p1 and p2 against House Hagal."""
+    setup = Setup(
+        mode="2p",
+        seed=seed,
+        humans=(
+            SeatSetup("Ann", "paul_atreides", "green"),
+            SeatSetup("Ben", "ilban_richese", "blue"),
+        ),
+        rivals=(SeatSetup("House Hagal", "", "red"),),
+        first_player=first_player,
+        options=Options(**options),
+    )
+    return new_game(setup, catalog())
+
+
+def house(state: GameState, house_id: str, **changes: Any) -> GameState:
+    """The state with one house changed."""
+    houses = tuple(replace(h, **changes) if h.id == house_id else h for h in state.houses)
+    return replace(state, houses=houses)
+
+
+def stack(state: GameState, *cards: str) -> GameState:
+    """Put these House Hagal cards on top of the deck (taken from the deck or discard)."""
+    deck = list(state.hagal_deck)
+    discard = list(state.hagal_discard)
+    for card in cards:
+        if card in deck:
+            deck.remove(card)
+        else:
+            discard.remove(card)
+    return replace(state, hagal_deck=(*cards, *deck), hagal_discard=tuple(discard))
+
+
+def run(state: GameState, *actions: Action) -> GameState:
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+def place(state: GameState, space: str) -> GameState:
+    assert state.turn is not None
+    return apply(state, PlaceAgent(state.turn, space))
+
+
+def reveal(state: GameState) -> GameState:
+    assert state.turn is not None
+    return apply(state, Reveal(state.turn))
+
+
+def answer(state: GameState, option: str | int) -> GameState:
+    return apply(state, Choose(str(option)))
+
+
+def kinds(state: GameState) -> list[str]:
+    """The log kinds produced by the last action."""
+    return [e.kind for e in state.last_entries]
