@@ -21,9 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion.cards import load_catalog
-from companion.rules.actions import Action, Adjust, Choose, PlaceAgent, Reveal
+from companion.rules.actions import Action, Adjust, Choose, PlaceAgent, Reveal, SetTiebreak
 from companion.rules.catalog import FACTIONS, Catalog
 from companion.rules.engine import apply, hagal_cards, legal_actions, new_game, replay
+from companion.rules.scoring import final_ranking
 from companion.rules.state import (
     DIFFICULTIES,
     MAX_INFLUENCE,
@@ -127,6 +128,13 @@ def play(catalog: Catalog, setup: Setup, check: bool = True) -> Played:
             game.violations.extend(invariants(state))
     else:
         game.violations.append(f"seed {setup.seed}: no end after {MAX_STEPS} actions")
+    if state.phase == "ended":
+        for human in state.humans:  # the players count their tie-break resources
+            action = SetTiebreak(
+                human.id, rng.randint(0, 9), rng.randint(0, 9), rng.randint(0, 4), rng.randint(0, 6)
+            )
+            state = apply(state, action)
+            game.actions.append(action)
     game.final = state
     return game
 
@@ -256,11 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     finals = [g.final for g in games if g.final is not None]
     winners: Counter[str] = Counter()
     for s in finals:
-        top = max(h.vp for h in s.scoring)
-        for h in s.scoring:
-            if h.vp == top:
-                winners["tie" if sum(1 for x in s.scoring if x.vp == top) > 1 else h.id] += 1
-                break
+        best = [st.house for st in final_ranking(s) if st.rank == 1]
+        winners[best[0] if len(best) == 1 else "tie"] += 1
     rival_vps = [h.vp for s in finals for h in s.houses if h.kind == "rival"]
     report = {
         "games": len(games),
