@@ -1,0 +1,44 @@
+"""Tables: games (setup, version) and their events (one row per user intent)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from companion.db import db
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """A game: its setup (with the seed) and a version bumped by every change."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now)
+    mode: Mapped[str] = mapped_column(String(8))
+    ruleset: Mapped[str] = mapped_column(String(40))
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON)
+    title: Mapped[str] = mapped_column(String(200), default="")
+    status: Mapped[str] = mapped_column(String(10), default="active")
+    round: Mapped[int] = mapped_column(default=0)
+    version: Mapped[int] = mapped_column(default=0)
+
+
+class GameEvent(db.Model):  # type: ignore[name-defined,misc]
+    """One user intent, in order. Undone events stay (for redo) until a new intent."""
+
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int]
+    actor: Mapped[str] = mapped_column(String(10), default="player")
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    undone: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=_now)

@@ -1,0 +1,269 @@
+"""One function per user intent; each is one database transaction.
+
+The state of a game is never stored: it is rebuilt by replaying the game's active events
+over `new_game(setup)`. A small per-process cache keeps the latest state of each game,
+keyed by the game's version, so a request rarely replays. Every change bumps the version
+with a conditional UPDATE: a submit made from a stale page (double tap, second device)
+is refused and nothing is applied twice.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from companion.db import db
+from companion.db.models import Game, GameEvent
+from companion.rules import codec
+from companion.rules.actions import Action, IllegalAction
+from companion.rules.catalog import Catalog
+from companion.rules.engine import apply, new_game, replay
+from companion.rules.state import GameState, Setup
+
+CACHE_SIZE = 64
+
+
+class GameNotFound(LookupError):
+    """No game with this id."""
+
+
+class StaleVersion(RuntimeError):
+    """The page was made from an older version of the game."""
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game as a page shows it."""
+
+    id: int
+    version: int
+    state: GameState
+    can_undo: bool
+    can_redo: bool
+    title: str
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    version: int
+    initial: GameState
+    actions: tuple[Action, ...]
+    state: GameState
+    undone: int
+
+
+_cache: OrderedDict[int, _Loaded] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def _remember(game_id: int, loaded: _Loaded) -> None:
+    with _lock:
+        _cache[game_id] = loaded
+        _cache.move_to_end(game_id)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def forget_cache() -> None:
+    """Drop every cached state (tests use it to prove a restart rebuilds the same state)."""
+    with _lock:
+        _cache.clear()
+
+
+def title_for(setup: Setup, catalog: Catalog) -> str:
+    def leader(lid: str) -> str:
+        found = catalog.leaders.get(lid)
+        return found.name if found else lid
+
+    players = " & ".join(s.name for s in setup.humans)
+    if setup.mode == "solo":
+        rivals = " and ".join(leader(s.leader) for s in setup.rivals)
+        return f"{players} vs {rivals} ({setup.difficulty})"
+    return f"{players} vs House Hagal"
+
+
+def create_game(setup: Setup, catalog: Catalog) -> int:
+    """Check the setup by building the first state, then store the game."""
+    state = new_game(setup, catalog)
+    game = Game(
+        mode=setup.mode,
+        ruleset=catalog.version,
+        setup=codec.encode_setup(setup),
+        title=title_for(setup, catalog),
+        round=state.round,
+        status="ended" if state.phase == "ended" else "active",
+    )
+    db.session.add(game)
+    db.session.commit()
+    _remember(game.id, _Loaded(game.version, state, (), state, 0))
+    return game.id
+
+
+def _game(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise GameNotFound(game_id)
+    return game
+
+
+def _load(game: Game, catalog: Catalog) -> _Loaded:
+    cached = _cache.get(game.id)
+    if cached is not None and cached.version == game.version:
+        return cached
+    events = db.session.scalars(
+        select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.seq)
+    ).all()
+    actions = tuple(codec.decode(e.action) for e in events if not e.undone)
+    initial = new_game(codec.decode_setup(game.setup), catalog)
+    loaded = _Loaded(
+        game.version, initial, actions, replay(initial, actions), sum(1 for e in events if e.undone)
+    )
+    _remember(game.id, loaded)
+    return loaded
+
+
+def _view(game: Game, loaded: _Loaded) -> GameView:
+    return GameView(
+        game.id, game.version, loaded.state, bool(loaded.actions), loaded.undone > 0, game.title
+    )
+
+
+def load(game_id: int, catalog: Catalog) -> GameView:
+    """The current state of a game."""
+    game = _game(game_id)
+    return _view(game, _load(game, catalog))
+
+
+def current_version(game_id: int) -> int:
+    """The game's version, cheaply (for live views polling for changes)."""
+    version = db.session.scalar(select(Game.version).where(Game.id == game_id))
+    if version is None:
+        raise GameNotFound(game_id)
+    return version
+
+
+def _commit_version(game: Game, expected: int, state: GameState) -> int:
+    """Bump the version only if nobody else did first; raise StaleVersion otherwise."""
+    try:
+        db.session.flush()
+    except IntegrityError:  # another request stored the same (game, seq) first
+        db.session.rollback()
+        raise StaleVersion(game.id) from None
+    result = db.session.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == expected)
+        .values(
+            version=expected + 1,
+            round=state.round,
+            updated_at=_now(),
+            status="ended" if state.phase == "ended" else "active",
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        db.session.rollback()
+        raise StaleVersion(game.id)
+    db.session.commit()
+    return expected + 1
+
+
+def _check_version(game: Game, expected: int | None) -> None:
+    if expected is None or expected != game.version:
+        raise StaleVersion(game.id)
+
+
+def act(game_id: int, action: Action, expected_version: int | None, catalog: Catalog) -> GameView:
+    """Apply one user intent (with every rival turn it triggers) and store it."""
+    game = _game(game_id)
+    _check_version(game, expected_version)
+    loaded = _load(game, catalog)
+    state = apply(loaded.state, action)  # IllegalAction: nothing stored
+    assert expected_version is not None
+    db.session.execute(delete(GameEvent).where(GameEvent.game_id == game_id, GameEvent.undone))
+    db.session.add(
+        GameEvent(game_id=game_id, seq=len(loaded.actions) + 1, action=codec.encode(action))
+    )
+    version = _commit_version(game, expected_version, state)
+    done = _Loaded(version, loaded.initial, (*loaded.actions, action), state, 0)
+    _remember(game_id, done)
+    return GameView(game_id, version, state, True, False, game.title)
+
+
+def undo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameView:
+    """Take back the last intent and everything it triggered."""
+    game = _game(game_id)
+    _check_version(game, expected_version)
+    loaded = _load(game, catalog)
+    if not loaded.actions:
+        raise IllegalAction("Nothing to undo.")
+    assert expected_version is not None
+    db.session.execute(
+        update(GameEvent)
+        .where(GameEvent.game_id == game_id, GameEvent.seq == len(loaded.actions))
+        .values(undone=True)
+        .execution_options(synchronize_session=False)
+    )
+    actions = loaded.actions[:-1]
+    state = replay(loaded.initial, actions)
+    version = _commit_version(game, expected_version, state)
+    done = _Loaded(version, loaded.initial, actions, state, loaded.undone + 1)
+    _remember(game_id, done)
+    return _view(game, done)
+
+
+def redo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameView:
+    """Re-apply the most recently undone intent."""
+    game = _game(game_id)
+    _check_version(game, expected_version)
+    loaded = _load(game, catalog)
+    if not loaded.undone:
+        raise IllegalAction("Nothing to redo.")
+    assert expected_version is not None
+    seq = len(loaded.actions) + 1
+    event = db.session.scalars(
+        select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.seq == seq)
+    ).one()
+    action = codec.decode(event.action)
+    state = apply(loaded.state, action)
+    event.undone = False
+    version = _commit_version(game, expected_version, state)
+    done = _Loaded(version, loaded.initial, (*loaded.actions, action), state, loaded.undone - 1)
+    _remember(game_id, done)
+    return _view(game, done)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A line of the home page's game list."""
+
+    id: int
+    title: str
+    mode: str
+    round: int
+    status: str
+    updated_at: datetime
+
+
+def list_games() -> list[GameSummary]:
+    """Every game, most recently changed first."""
+    games = db.session.scalars(select(Game).order_by(Game.updated_at.desc(), Game.id.desc())).all()
+    return [GameSummary(g.id, g.title, g.mode, g.round, g.status, g.updated_at) for g in games]
+
+
+def delete_game(game_id: int) -> None:
+    """Remove a game and its events."""
+    game = _game(game_id)
+    db.session.execute(delete(GameEvent).where(GameEvent.game_id == game_id))
+    db.session.delete(game)
+    db.session.commit()
+    with _lock:
+        _cache.pop(game_id, None)

@@ -1,0 +1,49 @@
+"""Blueprints, error pages and response headers."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from companion.web import games
+from companion.web.htmx import add_vary
+
+
+def register(app: Flask) -> None:
+    """Attach the blueprints, error handlers and headers to the app."""
+    app.register_blueprint(games.bp)
+    app.after_request(add_vary)
+    app.after_request(_security_headers)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError) -> ResponseReturnValue:
+        message = (
+            "This page expired (its security token is missing or old): reload it and try again."
+        )
+        return render_template("error.html", code=400, message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> ResponseReturnValue:
+        code = exc.code or 500
+        messages = {
+            404: "There is nothing here. The game may have been deleted.",
+            405: "That page can't be used this way.",
+            413: "That upload is too large.",
+        }
+        message = messages.get(code, exc.description or "Something went wrong.")
+        if request.headers.get("HX-Request"):
+            return f'<p class="error" role="alert">{message}</p>', code
+        return render_template("error.html", code=code, message=message), code
+
+
+def _security_headers(response: Response) -> Response:
+    # Everything is served from this server: no CDN, no other host, ever.
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+    )
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response

@@ -1,0 +1,158 @@
+"""Turn posted form fields into engine actions and setups; bad input -> IllegalAction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion.rules.actions import (
+    Action,
+    Adjust,
+    Choose,
+    CornerTheMarket,
+    IllegalAction,
+    PlaceAgent,
+    Reveal,
+    SetControl,
+    SetTiebreak,
+    Voice,
+)
+from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
+
+MAX_TEXT = 80
+COLORS = ("red", "blue", "green", "yellow")
+
+
+def _text(form: Mapping[str, str], name: str, default: str | None = None) -> str:
+    value = form.get(name, default)
+    if value is None:
+        raise IllegalAction(f"Missing {name}.")
+    value = str(value).strip()
+    if len(value) > MAX_TEXT:
+        raise IllegalAction(f"{name} is too long.")
+    return value
+
+
+def _int(form: Mapping[str, str], name: str, default: int | None = None) -> int:
+    raw = form.get(name)
+    if raw is None or raw == "":
+        if default is None:
+            raise IllegalAction(f"Missing {name}.")
+        return default
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        raise IllegalAction(f"{name} must be a whole number.") from None
+    if abs(value) > 10**6:
+        raise IllegalAction(f"{name} is out of range.")
+    return value
+
+
+def version(form: Mapping[str, str]) -> int | None:
+    """The version the page was rendered from, or None if missing or malformed."""
+    raw = form.get("version")
+    try:
+        return int(str(raw)) if raw is not None else None
+    except ValueError:
+        return None
+
+
+def action_from(form: Mapping[str, str]) -> Action:
+    """Build the action a form describes."""
+    kind = _text(form, "action")
+    if kind == "place":
+        return PlaceAgent(_text(form, "house"), _text(form, "space"))
+    if kind == "reveal":
+        return Reveal(_text(form, "house"))
+    if kind == "choose":
+        return Choose(_text(form, "option"))
+    if kind == "voice":
+        return Voice(_text(form, "house"), _text(form, "space"))
+    if kind == "adjust":
+        return Adjust(
+            _text(form, "house"),
+            _text(form, "field"),
+            _int(form, "delta"),
+            _text(form, "reason", "manual"),
+        )
+    if kind == "set_control":
+        return SetControl(_text(form, "space"), _text(form, "house", ""))
+    if kind == "tiebreak":
+        return SetTiebreak(
+            _text(form, "house"),
+            _int(form, "spice"),
+            _int(form, "solari"),
+            _int(form, "water"),
+            _int(form, "garrison"),
+        )
+    if kind == "corner":
+        return CornerTheMarket(_text(form, "house"), _int(form, "own"), _int(form, "other", 0))
+    raise IllegalAction("Unknown action.")
+
+
+def _flag(form: Mapping[str, str], name: str) -> bool:
+    return form.get(name) in ("on", "1", "true", "yes")
+
+
+def setup_from(form: Mapping[str, str], seed: int) -> Setup:
+    """Build a setup from the new-game form; the engine checks the rules of it."""
+    mode = _text(form, "mode")
+    if mode not in ("solo", "2p"):
+        raise IllegalAction("Choose solo or two players.")
+    options = Options(
+        brutal_escalation=_flag(form, "brutal_escalation"),
+        churn=mode == "solo" and _flag(form, "churn"),
+        physical_hagal=_flag(form, "physical_hagal"),
+        physical_conflicts=_flag(form, "physical_conflicts"),
+    )
+    for name in ("p1_color", "p2_color", "r1_color", "r2_color", "hagal_color"):
+        if name in form and form[name] not in COLORS:
+            raise IllegalAction("Choose one of the four player colors.")
+    if mode == "solo":
+        difficulty = _text(form, "difficulty")
+        if difficulty not in DIFFICULTIES:
+            raise IllegalAction("Choose a difficulty.")
+        return Setup(
+            mode="solo",
+            seed=seed,
+            humans=(
+                SeatSetup(
+                    _text(form, "p1_name", "") or "You",
+                    _text(form, "p1_leader"),
+                    _text(form, "p1_color"),
+                ),
+            ),
+            rivals=(
+                SeatSetup(
+                    _text(form, "r1_name", "") or "Left Rival",
+                    _text(form, "r1_leader"),
+                    _text(form, "r1_color"),
+                ),
+                SeatSetup(
+                    _text(form, "r2_name", "") or "Right Rival",
+                    _text(form, "r2_leader"),
+                    _text(form, "r2_color"),
+                ),
+            ),
+            difficulty=difficulty,
+            options=options,
+        )
+    first = _int(form, "first_player", 0)
+    return Setup(
+        mode="2p",
+        seed=seed,
+        humans=(
+            SeatSetup(
+                _text(form, "p1_name", "") or "Player 1",
+                _text(form, "p1_leader"),
+                _text(form, "p1_color"),
+            ),
+            SeatSetup(
+                _text(form, "p2_name", "") or "Player 2",
+                _text(form, "p2_leader"),
+                _text(form, "p2_color"),
+            ),
+        ),
+        rivals=(SeatSetup("House Hagal", "", _text(form, "hagal_color")),),
+        first_player=first,
+        options=options,
+    )

@@ -1,0 +1,160 @@
+"""Game screens: home, new game, set-up checklist, the table, the live view."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from jinja2_fragments.flask import render_blocks
+
+from companion import services
+from companion.rules.actions import IllegalAction
+from companion.rules.catalog import Catalog
+from companion.rules.state import DIFFICULTIES
+from companion.web import forms
+from companion.web.checklist import checklist
+from companion.web.htmx import is_htmx
+from companion.web.present import AREAS, page
+
+bp = Blueprint("games", __name__)
+TABLE = "games/table.html"
+FRAGMENTS = ["game", "scoreboard_oob"]
+
+
+def catalog() -> Catalog:
+    return current_app.extensions["catalog"]  # type: ignore[no-any-return]
+
+
+def _not_found() -> ResponseReturnValue:
+    message = "There is no such game. It may have been deleted."
+    if is_htmx():
+        return f'<p class="error" role="alert">{message}</p>', 404
+    return render_template("error.html", code=404, message=message), 404
+
+
+def _table(
+    view: services.GameView, error: str | None = None, status: int = 200
+) -> ResponseReturnValue:
+    context = {"p": page(view), "areas": AREAS, "error": error}
+    if is_htmx():
+        return render_blocks(TABLE, FRAGMENTS, **context), status
+    return render_template(TABLE, **context), status
+
+
+@bp.get("/")
+def home() -> ResponseReturnValue:
+    games = services.list_games()
+    return render_template(
+        "home.html",
+        active=[g for g in games if g.status == "active"],
+        ended=[g for g in games if g.status != "active"],
+    )
+
+
+@bp.get("/games/new")
+def new() -> ResponseReturnValue:
+    return _new_form({}, None, 200)
+
+
+def _new_form(form: dict[str, str], error: str | None, status: int) -> ResponseReturnValue:
+    leaders = [(lid, lead) for lid, lead in catalog().leaders.items()]
+    return render_template(
+        "games/new.html", leaders=leaders, difficulties=DIFFICULTIES, form=form, error=error
+    ), status
+
+
+@bp.post("/games")
+def create() -> ResponseReturnValue:
+    form = request.form.to_dict()
+    try:
+        setup = forms.setup_from(form, seed=secrets.randbelow(2**31))
+        game_id = services.create_game(setup, catalog())
+    except IllegalAction as exc:
+        return _new_form(form, str(exc), 422)
+    return redirect(url_for("games.setup", game_id=game_id), 303)
+
+
+@bp.get("/games/<int:game_id>/setup")
+def setup(game_id: int) -> ResponseReturnValue:
+    try:
+        view = services.load(game_id, catalog())
+    except services.GameNotFound:
+        return _not_found()
+    steps = checklist(view.state.setup, catalog())
+    return render_template("games/setup.html", view=view, steps=steps)
+
+
+@bp.get("/games/<int:game_id>")
+def show(game_id: int) -> ResponseReturnValue:
+    try:
+        view = services.load(game_id, catalog())
+    except services.GameNotFound:
+        return _not_found()
+    return _table(view)
+
+
+def _change(game_id: int, change: str) -> ResponseReturnValue:
+    form = request.form
+    expected = forms.version(form)
+    try:
+        if change == "act":
+            view = services.act(game_id, forms.action_from(form), expected, catalog())
+        elif change == "undo":
+            view = services.undo(game_id, expected, catalog())
+        else:
+            view = services.redo(game_id, expected, catalog())
+    except services.GameNotFound:
+        return _not_found()
+    except services.StaleVersion:
+        message = "The game changed on another screen (or you tapped twice): here it is now."
+        return _table(services.load(game_id, catalog()), message, 409)
+    except IllegalAction as exc:
+        return _table(services.load(game_id, catalog()), str(exc), 422)
+    if not is_htmx():
+        return redirect(url_for("games.show", game_id=game_id), 303)
+    return _table(view)
+
+
+@bp.post("/games/<int:game_id>/actions")
+def act(game_id: int) -> ResponseReturnValue:
+    return _change(game_id, "act")
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int) -> ResponseReturnValue:
+    return _change(game_id, "undo")
+
+
+@bp.post("/games/<int:game_id>/redo")
+def redo(game_id: int) -> ResponseReturnValue:
+    return _change(game_id, "redo")
+
+
+@bp.post("/games/<int:game_id>/delete")
+def delete(game_id: int) -> ResponseReturnValue:
+    try:
+        services.delete_game(game_id)
+    except services.GameNotFound:
+        return _not_found()
+    return redirect(url_for("games.home"), 303)
+
+
+@bp.get("/games/<int:game_id>/live")
+def live(game_id: int) -> ResponseReturnValue:
+    try:
+        view = services.load(game_id, catalog())
+    except services.GameNotFound:
+        return _not_found()
+    return render_template("games/live.html", p=page(view), areas=AREAS)
+
+
+@bp.get("/games/<int:game_id>/live/board")
+def live_board(game_id: int) -> ResponseReturnValue:
+    try:
+        if request.args.get("v") == str(services.current_version(game_id)):
+            return "", 204  # unchanged: htmx keeps the page as it is
+        view = services.load(game_id, catalog())
+    except services.GameNotFound:
+        return _not_found()
+    return render_blocks("games/live.html", ["live"], p=page(view), areas=AREAS)

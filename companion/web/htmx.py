@@ -1,0 +1,17 @@
+"""htmx helpers (htmx-flask gives `request.htmx`)."""
+
+from __future__ import annotations
+
+from flask import Response
+from htmx_flask import request
+
+
+def is_htmx() -> bool:
+    """True for htmx swaps; False for full loads and history restores (STYLE.md §2.5)."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def add_vary(response: Response) -> Response:
+    """A cache must never serve a fragment where a page was wanted."""
+    response.vary.add("HX-Request")
+    return response

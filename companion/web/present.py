@@ -1,0 +1,415 @@
+"""Everything a page shows, computed from a GameView so that templates stay dumb."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+
+from companion.rules.catalog import FACTION_NAMES, FACTIONS, Reward, SpaceDef
+from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
+from companion.rules.scoring import Standing, final_ranking
+from companion.rules.state import Entry, GameState, House
+from companion.rules.text import describe
+from companion.services import GameView
+
+AREAS = (
+    ("emperor", "Emperor"),
+    ("spacing_guild", "Spacing Guild"),
+    ("bene_gesserit", "Bene Gesserit"),
+    ("fremen", "Fremen"),
+    ("landsraad", "Landsraad"),
+    ("choam", "CHOAM"),
+    ("city", "Cities"),
+    ("desert", "Desert"),
+)
+PLACES = {"first": "1st", "second": "2nd", "third": "3rd"}
+VP_SOURCES = {
+    "conflict": "Conflict",
+    "influence": "2 Influence",
+    "alliance": "Alliance",
+    "exchange": "Exchange",
+    "card": "Card",
+    "endgame": "Endgame",
+    "manual": "Correction",
+}
+HOUSE_FIELDS = (
+    ("solari", "Solari"),
+    ("spice", "Spice"),
+    ("water", "Water"),
+    ("intrigue", "Intrigue"),
+    ("garrison", "Garrison"),
+    ("troops", "In Conflict"),
+    ("swords", "Swords"),
+)
+
+
+def sentence(entry: Entry, state: GameState) -> str:
+    template, values = describe(entry, state)
+    try:
+        return _(template, **values)  # type: ignore[no-any-return]
+    except (KeyError, TypeError, ValueError):
+        return template
+
+
+def area_of(space: SpaceDef) -> str:
+    if space.icon == "spice_trade":
+        return "desert" if space.maker else "choam"
+    return space.faction or space.icon
+
+
+def reward_text(r: Reward) -> str:
+    parts: list[str] = []
+    if r.vp:
+        parts.append(f"{r.vp} VP")
+    if r.influence:
+        if r.influence_factions > 1:
+            parts.append(f"+{r.influence} Influence with {r.influence_factions} different Factions")
+        else:
+            parts.append(f"+{r.influence} Influence with one Faction")
+    for key, label in (
+        ("solari", "Solari"),
+        ("spice", "spice"),
+        ("water", "water"),
+        ("intrigue", "Intrigue"),
+        ("troops", "troops"),
+    ):
+        value = getattr(r, key)
+        if value:
+            parts.append(f"{value} {label}")
+    if r.control:
+        parts.append(f"control of {r.control.replace('_', ' ').title()}")
+    if r.mentat:
+        parts.append("the Mentat next round")
+    if r.trash:
+        parts.append("may trash a card")
+    if r.choose:
+        parts.append(f"choose {r.choose}: " + " / ".join(reward_text(o) for o in r.options))
+    return ", ".join(parts) or "nothing"
+
+
+def cost_text(space: SpaceDef, state: GameState) -> str:
+    if space.id == "mentat":
+        return f"{mentat_cost(state.setup)} Solari"
+    if space.cost_note:
+        return space.cost_note
+    parts = [
+        f"{n} {label}"
+        for n, label in (
+            (space.cost.solari, "Solari"),
+            (space.cost.spice, "spice"),
+            (space.cost.water, "water"),
+        )
+        if n
+    ]
+    return ", ".join(parts)
+
+
+@dataclass
+class SpaceView:
+    id: str
+    name: str
+    area: str
+    cost: str
+    requirement: str
+    occupant: House | None
+    bonus_spice: int | None
+    controller: House | None
+    control_bonus: str
+    combat: bool
+    voice: House | None
+    problem: str | None
+    tappable: bool
+
+
+@dataclass
+class PromptView:
+    kind: str
+    question: str
+    decider: str
+    number: bool
+    minimum: int
+    maximum: int
+    default: int
+    options: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class RivalTurn:
+    house: House
+    card: str
+    swords: int
+    space: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Page:
+    """The table screen's content."""
+
+    view: GameView
+    state: GameState
+    banner: str
+    banner_detail: str
+    acting: House | None
+    prompt: PromptView | None
+    spaces: dict[str, list[SpaceView]]
+    rival_turns: list[RivalTurn]
+    just_now: list[str]
+    log: list[tuple[int, str]]
+    conflict: dict[str, object] | None
+    strengths: dict[str, int]
+    standings: list[Standing]
+    ledger: dict[str, list[tuple[int, str, int, str]]]
+    influence: list[dict[str, object]]
+    swordmaster_round: int | None
+    fields: tuple[tuple[str, str], ...] = HOUSE_FIELDS
+    factions: tuple[tuple[str, str], ...] = tuple((f, FACTION_NAMES[f]) for f in FACTIONS)
+
+
+def _prompt(state: GameState) -> PromptView | None:
+    p = state.prompt
+    if p is None:
+        return None
+    who = state.house(p.house)
+    cat = state.catalog
+    labels: list[tuple[str, str]] = []
+    if p.kind in ("influence", "rival_influence"):
+        labels = [(o, FACTION_NAMES.get(o, o)) for o in p.options]
+        amount = p.task.n
+        if p.kind == "influence":
+            question = _(
+                "%(house)s: choose the Faction for +%(n)s Influence.", house=who.name, n=amount
+            )
+        else:
+            question = _(
+                "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s "
+                "Influence (rulebook p.20: you decide).",
+                house=who.name,
+                n=amount,
+            )
+    elif p.kind == "rival_reward":
+        reward = getattr(cat.conflicts[state.conflict or ""], p.task.ref)
+        labels = [(o, reward_text(reward.options[int(o)])) for o in p.options]
+        question = _("Choose %(house)s's reward (rulebook p.20: you decide).", house=who.name)
+    elif p.kind == "alliance":
+        labels = [(o, state.house(o).name) for o in p.options]
+        question = _(
+            "Several houses could take the Alliance %(house)s lost: choose who takes it "
+            "(FAQ: Alliance).",
+            house=who.name,
+        )
+    elif p.kind == "hagal_card":
+        labels = [(o, cat.hagal[o].name) for o in p.options]
+        question = _(
+            "Reveal the top House Hagal card for %(house)s. Which card is it?", house=who.name
+        )
+    elif p.kind == "conflict_card":
+        labels = [
+            (o, f"{cat.conflicts[o].name} ({reward_text(cat.conflicts[o].first)})")
+            for o in p.options
+        ]
+        question = _("Reveal the top Conflict card. Which one is it?")
+    elif p.kind == "strength":
+        question = _(
+            "Combat: enter %(house)s's strength on the Combat track (0 without troops "
+            "in the Conflict).",
+            house=who.name,
+        )
+    elif p.kind == "expert_strength":
+        question = _(
+            "Expert deployment: a Rival leads by 4 or more. What is %(house)s's strength "
+            "on the Combat track right now?",
+            house=who.name,
+        )
+    else:
+        labels = [(o, o) for o in p.options]
+        question = p.kind
+    return PromptView(
+        p.kind,
+        question,
+        state.house(p.decider).name,
+        p.number,
+        p.minimum,
+        p.maximum,
+        p.default,
+        labels,
+    )
+
+
+def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
+    acting = state.house(state.turn) if state.turn else None
+    human_turn = acting is not None and acting.is_human and state.prompt is None
+    problems = space_problems(state, acting.id) if human_turn and acting else {}
+    out: dict[str, list[SpaceView]] = {area: [] for area, _label in AREAS}
+    for space in state.catalog.board(state.setup.sets).values():
+        occupant = state.occupants.get(space.id)
+        controller = state.control.get(space.id)
+        voice = state.voice.get(space.id)
+        problem = problems.get(space.id) if human_turn else None
+        bonus = space.control_bonus
+        out[area_of(space)].append(
+            SpaceView(
+                id=space.id,
+                name=space.name,
+                area=area_of(space),
+                cost=cost_text(space, state),
+                requirement=", ".join(
+                    f"{n} {FACTION_NAMES.get(f, f)} Influence"
+                    for f, n in space.requires_influence.items()
+                ),
+                occupant=state.house(occupant) if occupant else None,
+                bonus_spice=state.bonus_spice.get(space.id) if space.maker else None,
+                controller=state.house(controller) if controller else None,
+                control_bonus=(
+                    f"{bonus.solari} Solari"
+                    if bonus and bonus.solari
+                    else f"{bonus.spice} spice"
+                    if bonus
+                    else ""
+                ),
+                combat=space.combat,
+                voice=state.house(voice) if voice else None,
+                problem=problem,
+                tappable=human_turn and problem is None,
+            )
+        )
+    return out
+
+
+def _rival_turns(state: GameState) -> list[RivalTurn]:
+    turns: list[RivalTurn] = []
+    skipped: list[str] = []
+    current: RivalTurn | None = None
+    for entry in state.last_entries:
+        if entry.kind == "hagal_skip":
+            skipped.append(sentence(entry, state))
+            continue
+        if entry.kind == "rival_agent":
+            card = state.catalog.hagal[str(entry.data["card"])]
+            space = state.catalog.spaces[str(entry.data["space"])]
+            current = RivalTurn(
+                state.house(entry.house or ""), card.name, card.swords, space.name, skipped
+            )
+            skipped = []
+            turns.append(current)
+            continue
+        if entry.kind in ("agent", "reveal", "phase", "conflict", "recall"):
+            current = None
+            continue
+        if current is not None and entry.kind not in ("influence_choice",):
+            current.lines.append(sentence(entry, state))
+    return turns
+
+
+def _banner(state: GameState) -> tuple[str, str, House | None]:
+    if state.phase == "ended":
+        return (
+            _("The game is over."),
+            _("Play Endgame Intrigue cards, then see the standings."),
+            None,
+        )
+    if state.prompt is not None:
+        decider = state.house(state.prompt.decider)
+        return _("%(house)s, answer the question below.", house=decider.name), "", decider
+    if state.phase == "agents" and state.turn:
+        house = state.house(state.turn)
+        if house.is_human:
+            if house.agents_left > 0:
+                return (
+                    _(
+                        "%(house)s: your turn, Round %(round)s.",
+                        house=house.name,
+                        round=state.round,
+                    ),
+                    _(
+                        "Tap the space where you sent an Agent (%(n)s left), "
+                        "or take your Reveal turn.",
+                        n=house.agents_left,
+                    ),
+                    house,
+                )
+            return (
+                _("%(house)s: take your Reveal turn.", house=house.name),
+                _("No Agent left this round."),
+                house,
+            )
+    return _("Round %(round)s", round=state.round), "", None
+
+
+def _influence(state: GameState) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    for faction in FACTIONS:
+        holder = state.alliances.get(faction)
+        rows.append(
+            {
+                "id": faction,
+                "name": FACTION_NAMES[faction],
+                "alliance": state.house(holder) if holder else None,
+                "houses": [(h, h.inf(faction)) for h in state.houses],
+            }
+        )
+    return rows
+
+
+def _conflict(state: GameState) -> dict[str, object] | None:
+    if state.conflict is None:
+        return None
+    card = state.catalog.conflicts[state.conflict]
+    swords = [e for e in state.log if e.kind == "swords" and e.round == state.round]
+    return {
+        "card": card,
+        "level": "I" * card.level,
+        "rewards": [
+            (PLACES[p], reward_text(getattr(card, p))) for p in ("first", "second", "third")
+        ],
+        "space": state.catalog.spaces[card.controlled_space].name if card.controlled_space else "",
+        "swords": [
+            (
+                state.house(e.house or ""),
+                state.catalog.hagal[str(e.data["card"])].name,
+                e.data["swords"],
+            )
+            for e in swords
+        ],
+        "remaining": len(state.conflict_deck),
+    }
+
+
+def page(view: GameView) -> Page:
+    """Build the table screen's content from a game view."""
+    state = view.state
+    banner, detail, acting = _banner(state)
+    ledger: dict[str, list[tuple[int, str, int, str]]] = {h.id: [] for h in state.houses}
+    for e in state.ledger:
+        ledger[e.house].append(
+            (
+                e.round,
+                VP_SOURCES.get(e.source, e.source),
+                e.delta,
+                FACTION_NAMES.get(e.note, e.note.replace("_", " ")),
+            )
+        )
+    log = [(e.round, sentence(e, state)) for e in reversed(state.log)]
+    return Page(
+        view=view,
+        state=state,
+        banner=banner,
+        banner_detail=detail,
+        acting=acting,
+        prompt=_prompt(state),
+        spaces=_spaces(state),
+        rival_turns=_rival_turns(state),
+        just_now=[
+            sentence(e, state)
+            for e in state.last_entries
+            if e.kind not in ("rival_agent", "hagal_skip")
+        ],
+        log=log[:400],
+        conflict=_conflict(state),
+        strengths=strengths(state),
+        standings=final_ranking(state),
+        ledger=ledger,
+        influence=_influence(state),
+        swordmaster_round=swordmaster_round(state.setup),
+    )
