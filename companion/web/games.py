@@ -15,7 +15,7 @@ from companion.rules.state import DIFFICULTIES
 from companion.web import forms
 from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
-from companion.web.present import AREAS, page
+from companion.web.present import AREAS, BOARD_COLUMNS, page
 
 bp = Blueprint("games", __name__)
 TABLE = "games/table.html"
@@ -36,7 +36,7 @@ def _not_found() -> ResponseReturnValue:
 def _table(
     view: services.GameView, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
-    context = {"p": page(view), "areas": AREAS, "error": error}
+    context = {"p": page(view), "areas": AREAS, "columns": BOARD_COLUMNS, "error": error}
     if is_htmx():
         return render_blocks(TABLE, FRAGMENTS, **context), status
     return render_template(TABLE, **context), status
@@ -146,7 +146,7 @@ def live(game_id: int) -> ResponseReturnValue:
         view = services.load(game_id, catalog())
     except services.GameNotFound:
         return _not_found()
-    return render_template("games/live.html", p=page(view), areas=AREAS)
+    return render_template("games/live.html", p=page(view), areas=AREAS, columns=BOARD_COLUMNS)
 
 
 @bp.get("/games/<int:game_id>/live/board")
@@ -157,4 +157,6 @@ def live_board(game_id: int) -> ResponseReturnValue:
         view = services.load(game_id, catalog())
     except services.GameNotFound:
         return _not_found()
-    return render_blocks("games/live.html", ["live"], p=page(view), areas=AREAS)
+    return render_blocks(
+        "games/live.html", ["live"], p=page(view), areas=AREAS, columns=BOARD_COLUMNS
+    )

@@ -23,6 +23,13 @@ AREAS = (
     ("city", "Cities"),
     ("desert", "Desert"),
 )
+# The board's three columns, as on the printed board: the Factions, the Landsraad and
+# CHOAM, then Arrakis.
+BOARD_COLUMNS = (
+    ("emperor", "spacing_guild", "bene_gesserit", "fremen"),
+    ("landsraad", "choam"),
+    ("city", "desert"),
+)
 PLACES = {"first": "1st", "second": "2nd", "third": "3rd"}
 VP_SOURCES = {
     "conflict": "Conflict",
@@ -33,6 +40,21 @@ VP_SOURCES = {
     "endgame": "Endgame",
     "manual": "Correction",
 }
+# Log lines that belong to the rival turn they follow.
+RIVAL_TURN_KINDS = frozenset(
+    {
+        "influence",
+        "influence_choice",
+        "recruit",
+        "deploy",
+        "expert_hold",
+        "signet",
+        "rival_harvest",
+        "control_bonus",
+        "exchange",
+        "alliance",
+    }
+)
 HOUSE_FIELDS = (
     ("solari", "Solari"),
     ("spice", "Spice"),
@@ -277,8 +299,10 @@ def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
     return out
 
 
-def _rival_turns(state: GameState) -> list[RivalTurn]:
+def _rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
+    """The rival turns the last action triggered, and every other line it logged."""
     turns: list[RivalTurn] = []
+    other: list[str] = []
     skipped: list[str] = []
     current: RivalTurn | None = None
     for entry in state.last_entries:
@@ -294,12 +318,16 @@ def _rival_turns(state: GameState) -> list[RivalTurn]:
             skipped = []
             turns.append(current)
             continue
-        if entry.kind in ("agent", "reveal", "phase", "conflict", "recall"):
-            current = None
+        if current is not None and entry.kind in RIVAL_TURN_KINDS:
+            if entry.kind != "influence_choice":
+                current.lines.append(sentence(entry, state))
             continue
-        if current is not None and entry.kind not in ("influence_choice",):
-            current.lines.append(sentence(entry, state))
-    return turns
+        current = None
+        other.extend(skipped)
+        skipped = []
+        other.append(sentence(entry, state))
+    other.extend(skipped)
+    return turns, other
 
 
 def _banner(state: GameState) -> tuple[str, str, House | None]:
@@ -390,7 +418,8 @@ def page(view: GameView) -> Page:
                 FACTION_NAMES.get(e.note, e.note.replace("_", " ")),
             )
         )
-    log = [(e.round, sentence(e, state)) for e in reversed(state.log)]
+    log = [(e.round, sentence(e, state)) for e in reversed(state.log[-120:])]
+    turns, other = _rival_turns(state)
     return Page(
         view=view,
         state=state,
@@ -399,12 +428,8 @@ def page(view: GameView) -> Page:
         acting=acting,
         prompt=_prompt(state),
         spaces=_spaces(state),
-        rival_turns=_rival_turns(state),
-        just_now=[
-            sentence(e, state)
-            for e in state.last_entries
-            if e.kind not in ("rival_agent", "hagal_skip")
-        ],
+        rival_turns=turns,
+        just_now=other,
         log=log[:400],
         conflict=_conflict(state),
         strengths=strengths(state),
