@@ -1,0 +1,146 @@
+"""A real Chromium plays a solo game at Mentat difficulty through the table screen.
+
+Debian's chromium, driven by Playwright; never a downloaded browser. Skipped when no
+chromium is installed (CI installs it).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+from companion.db import db
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed"),
+]
+
+
+@pytest.fixture
+def base_url(tmp_path) -> Iterator[str]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite'}",
+        }
+    )
+    with app.app_context():
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def page(base_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        tab = browser.new_page(viewport={"width": 1280, "height": 800})
+        outside: list[str] = []
+        tab.on(
+            "request", lambda r: outside.append(r.url) if not r.url.startswith(base_url) else None
+        )
+        yield tab
+        browser.close()
+        assert outside == [], f"requests to other hosts: {outside}"
+
+
+def round_number(page) -> int:
+    text = page.locator("#game .banner .round").inner_text()
+    found = re.search(r"Round (\d+)", text)
+    assert found, text
+    return int(found.group(1))
+
+
+def changed(page, version: str | None) -> None:
+    """Wait until htmx has swapped in a newer version of the game (CSS only: the page's
+    Content-Security-Policy forbids eval, which wait_for_function would need)."""
+    page.wait_for_selector(f"#game:not([data-version='{version}'])")
+
+
+def take_one_step(page) -> str:
+    """Do what the table screen asks: answer the prompt, place an Agent or reveal."""
+    if page.locator("#prompt [data-numpad]").count():
+        page.locator("#prompt .key", has_text="C").click()
+        page.locator("#prompt .key", has_text="7").click()
+        page.locator("#prompt button[type=submit]").click()
+        return "number"
+    if page.locator("#prompt .options button").count():
+        page.locator("#prompt .options button").first.click()
+        return "option"
+    spaces = page.locator("button.space-button")
+    if spaces.count():
+        spaces.first.click()
+        return "place"
+    page.get_by_role("button", name="Reveal turn").click()
+    return "reveal"
+
+
+def test_a_full_solo_round_with_combat_and_undo(page, base_url):
+    page.goto(base_url + "/games/new")
+    page.locator("input[name=mode][value=solo]").check()
+    page.locator("input[name=difficulty][value=mentat]").check()
+    page.fill("#p1_name", "Ann")
+    page.get_by_role("button", name="Set up the table").click()
+    assert "Set up the table" in page.locator("h1").inner_text()
+    assert "5 Solari token" in page.content()  # Mentat difficulty checklist
+    page.get_by_role("link", name="Start playing").click()
+    page.wait_for_selector("#game")
+    page.evaluate("window.__marker = 'kept'")
+    assert round_number(page) == 1
+
+    # Place an Agent, then undo it: the space is free again and the page never reloaded.
+    first_space = page.locator("button.space-button").first
+    name = first_space.locator(".space-name").inner_text().strip()
+    version = page.locator("#game").get_attribute("data-version")
+    first_space.click()
+    changed(page, version)
+    assert page.locator(".occupant", has_text="Ann").count() == 1
+    version = page.locator("#game").get_attribute("data-version")
+    page.get_by_role("button", name="Undo").click()
+    changed(page, version)
+    assert page.locator(".occupant .chip.c-green").count() == 0
+    assert page.locator("button.space-button .space-name", has_text=name).count() >= 1
+    assert page.evaluate("window.__marker") == "kept"
+
+    steps: list[str] = []
+    for _ in range(40):
+        if round_number(page) >= 2:
+            break
+        version = page.locator("#game").get_attribute("data-version")
+        steps.append(take_one_step(page))
+        changed(page, version)
+    assert round_number(page) == 2, steps
+    assert "number" in steps  # the combat strength was entered on the number pad
+    assert "reveal" in steps
+    log = page.locator(".log").inner_text()
+    assert "Combat for" in log and "Phase 4" in log and "Phase 5" in log
+    assert page.evaluate("window.__marker") == "kept"  # htmx swaps only, no reload
+    # The scoreboard is swapped out of band and shows the same VP as the rival panels.
+    assert page.locator("#scoreboard .vpnum").count() == 3
+
+    page.set_viewport_size({"width": 800, "height": 1280})
+    assert page.locator("button.space-button").first.bounding_box()["height"] >= 48
