@@ -154,6 +154,7 @@ class PromptView:
     maximum: int
     default: int
     options: list[tuple[str, str]] = field(default_factory=list)
+    info: list[str] = field(default_factory=list)
 
 
 @dataclass
