@@ -370,6 +370,10 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
     for seat in setup.humans:
         if seat.leader not in catalog.leaders:
             problems.append(f"Unknown leader {seat.leader!r}.")
+    for seat in (*setup.humans, *setup.rivals):
+        leader = catalog.leaders.get(seat.leader)
+        if leader is not None and leader.set not in setup.sets:
+            problems.append(f"{leader.name} needs the Rise of Ix expansion.")
     leaders = [s.leader for s in setup.humans] + [s.leader for s in setup.rivals if s.leader]
     if len(set(leaders)) < len(leaders):
         problems.append("Each leader can be used only once.")

@@ -58,7 +58,7 @@ def new() -> ResponseReturnValue:
 
 
 def _new_form(form: dict[str, str], error: str | None, status: int) -> ResponseReturnValue:
-    leaders = [(lid, lead) for lid, lead in catalog().leaders.items()]
+    leaders = [(lid, lead) for lid, lead in catalog().leaders.items() if lead.set == "base"]
     return render_template(
         "games/new.html", leaders=leaders, difficulties=DIFFICULTIES, form=form, error=error
     ), status
