@@ -31,7 +31,7 @@ def free_port() -> int:
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
