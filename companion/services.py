@@ -108,7 +108,12 @@ def create_game(setup: Setup, catalog: Catalog) -> int:
     return game.id
 
 
+MAX_ID = 2**63 - 1  # larger ids can't be stored in any SQL integer column
+
+
 def _game(game_id: int) -> Game:
+    if not 0 < game_id <= MAX_ID:
+        raise GameNotFound(game_id)
     game = db.session.get(Game, game_id)
     if game is None:
         raise GameNotFound(game_id)
@@ -145,6 +150,8 @@ def load(game_id: int, catalog: Catalog) -> GameView:
 
 def current_version(game_id: int) -> int:
     """The game's version, cheaply (for live views polling for changes)."""
+    if not 0 < game_id <= MAX_ID:
+        raise GameNotFound(game_id)
     version = db.session.scalar(select(Game.version).where(Game.id == game_id))
     if version is None:
         raise GameNotFound(game_id)

@@ -77,13 +77,12 @@ def make_setup(
             options=options or Options(),
         )
     humans = rng.sample(leaders, 2)
-    return Setup(
+    return Setup(  # Brutal Escalation and the churn are solo variants (Ix p.9)
         mode="2p",
         seed=seed,
         humans=(SeatSetup("Ann", humans[0], colors[0]), SeatSetup("Ben", humans[1], colors[1])),
         rivals=(SeatSetup("House Hagal", "", colors[2]),),
         first_player=rng.randrange(2),
-        options=options or Options(),
     )
 
 

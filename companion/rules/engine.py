@@ -367,6 +367,11 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
             problems.append("Difficulty applies to solo games only.")
         if not 0 <= setup.first_player < max(1, len(setup.humans)):
             problems.append("The first player must be one of the two players.")
+        if setup.options.brutal_escalation or setup.options.churn:
+            problems.append(
+                "Brutal Escalation and the Imperium Row churn are solo variants "
+                "(Rise of Ix rulebook p.9)."
+            )
     for seat in setup.humans:
         if seat.leader not in catalog.leaders:
             problems.append(f"Unknown leader {seat.leader!r}.")

@@ -165,8 +165,4 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
             name=setup.humans[setup.first_player].name,
         )
     ]
-    if o.brutal_escalation:
-        first.append(
-            _("Brutal Escalation: in a Conflict III, House Hagal reveals two cards for swords.")
-        )
     return [(_("Board"), board), (_("Houses"), houses), (_("Start"), first)]

@@ -99,7 +99,7 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
     if mode not in ("solo", "2p"):
         raise IllegalAction("Choose solo or two players.")
     options = Options(
-        brutal_escalation=_flag(form, "brutal_escalation"),
+        brutal_escalation=mode == "solo" and _flag(form, "brutal_escalation"),
         churn=mode == "solo" and _flag(form, "churn"),
         physical_hagal=_flag(form, "physical_hagal"),
         physical_conflicts=_flag(form, "physical_conflicts"),
