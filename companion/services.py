@@ -14,6 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from flask import current_app, has_app_context
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -57,8 +58,19 @@ class _Loaded:
     undone: int
 
 
-_cache: OrderedDict[int, _Loaded] = OrderedDict()
-_lock = threading.Lock()
+class _StateCache:
+    """The latest state of recently used games, per app (each app has its own database)."""
+
+    def __init__(self) -> None:
+        self.items: OrderedDict[int, _Loaded] = OrderedDict()
+        self.lock = threading.Lock()
+
+
+def _states() -> _StateCache:
+    cache = current_app.extensions.get("state_cache")
+    if cache is None:
+        cache = current_app.extensions.setdefault("state_cache", _StateCache())
+    return cache  # type: ignore[no-any-return]
 
 
 def _now() -> datetime:
@@ -66,17 +78,24 @@ def _now() -> datetime:
 
 
 def _remember(game_id: int, loaded: _Loaded) -> None:
-    with _lock:
-        _cache[game_id] = loaded
-        _cache.move_to_end(game_id)
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+    cache = _states()
+    with cache.lock:
+        cache.items[game_id] = loaded
+        cache.items.move_to_end(game_id)
+        while len(cache.items) > CACHE_SIZE:
+            cache.items.popitem(last=False)
 
 
 def forget_cache() -> None:
-    """Drop every cached state (tests use it to prove a restart rebuilds the same state)."""
-    with _lock:
-        _cache.clear()
+    """Drop the app's cached states (tests use it to prove a restart rebuilds the state).
+
+    Outside an app context there is nothing to drop: each app keeps its own cache.
+    """
+    if not has_app_context():
+        return
+    cache = _states()
+    with cache.lock:
+        cache.items.clear()
 
 
 def title_for(setup: Setup, catalog: Catalog) -> str:
@@ -121,7 +140,7 @@ def _game(game_id: int) -> Game:
 
 
 def _load(game: Game, catalog: Catalog) -> _Loaded:
-    cached = _cache.get(game.id)
+    cached = _states().items.get(game.id)
     if cached is not None and cached.version == game.version:
         return cached
     events = db.session.scalars(
@@ -272,5 +291,6 @@ def delete_game(game_id: int) -> None:
     db.session.execute(delete(GameEvent).where(GameEvent.game_id == game_id))
     db.session.delete(game)
     db.session.commit()
-    with _lock:
-        _cache.pop(game_id, None)
+    cache = _states()
+    with cache.lock:
+        cache.items.pop(game_id, None)

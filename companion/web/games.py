@@ -13,6 +13,7 @@ from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
+from companion.web.cache import placeholder_token, render_cache, with_token
 from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
 from companion.web.present import AREAS, BOARD_COLUMNS, page
@@ -36,10 +37,23 @@ def _not_found() -> ResponseReturnValue:
 def _table(
     view: services.GameView, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
-    context = {"p": page(view), "areas": AREAS, "columns": BOARD_COLUMNS, "error": error}
-    if is_htmx():
-        return render_blocks(TABLE, FRAGMENTS, **context), status
-    return render_template(TABLE, **context), status
+    htmx = is_htmx()
+
+    def render() -> str:
+        context = {
+            "p": page(view),
+            "areas": AREAS,
+            "columns": BOARD_COLUMNS,
+            "error": error,
+            "csrf_token": placeholder_token,
+        }
+        if htmx:
+            return render_blocks(TABLE, FRAGMENTS, **context)
+        return render_template(TABLE, **context)
+
+    if error is not None:  # error pages are one-offs: never cached
+        return with_token(render()), status
+    return render_cache().get(("table", view.id, view.version, htmx), render), status
 
 
 @bp.get("/")
@@ -146,7 +160,17 @@ def live(game_id: int) -> ResponseReturnValue:
         view = services.load(game_id, catalog())
     except services.GameNotFound:
         return _not_found()
-    return render_template("games/live.html", p=page(view), areas=AREAS, columns=BOARD_COLUMNS)
+
+    def render() -> str:
+        return render_template(
+            "games/live.html",
+            p=page(view),
+            areas=AREAS,
+            columns=BOARD_COLUMNS,
+            csrf_token=placeholder_token,
+        )
+
+    return render_cache().get(("live", view.id, view.version), render)
 
 
 @bp.get("/games/<int:game_id>/live/board")
@@ -157,6 +181,15 @@ def live_board(game_id: int) -> ResponseReturnValue:
         view = services.load(game_id, catalog())
     except services.GameNotFound:
         return _not_found()
-    return render_blocks(
-        "games/live.html", ["live"], p=page(view), areas=AREAS, columns=BOARD_COLUMNS
-    )
+
+    def render() -> str:
+        return render_blocks(
+            "games/live.html",
+            ["live"],
+            p=page(view),
+            areas=AREAS,
+            columns=BOARD_COLUMNS,
+            csrf_token=placeholder_token,
+        )
+
+    return render_cache().get(("live_board", view.id, view.version), render)
