@@ -84,17 +84,23 @@ def decode_setup(data: Mapping[str, Any]) -> Setup:
             raise IllegalAction("Unknown difficulty.")
         seed = data["seed"]
         first = data.get("first_player", 0)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(first, int):
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (seed, first)):
             raise IllegalAction("Seed and first player must be whole numbers.")
+        mode = data["mode"]
+        if mode not in ("solo", "2p"):
+            raise IllegalAction("Unknown mode.")
+        sets = data.get("sets", ["base"])
+        if not isinstance(sets, list | tuple) or not all(isinstance(x, str) for x in sets):
+            raise IllegalAction("Malformed game setup: card sets must be a list of names.")
         return Setup(
-            mode=data["mode"],
+            mode=mode,
             seed=seed,
             humans=tuple(_seat(s) for s in data["humans"]),
             rivals=tuple(_seat(s) for s in data["rivals"]),
             difficulty=difficulty,
             first_player=first,
             options=Options(**options),
-            sets=tuple(str(s) for s in data.get("sets", ["base"])),
+            sets=tuple(sets),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise IllegalAction(f"Malformed game setup ({exc}).") from None

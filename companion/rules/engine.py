@@ -671,13 +671,22 @@ def _opts(t: Task) -> tuple[str, ...]:
 
 
 def _run(w: Draft) -> None:
-    """Process queued tasks until the queue is empty or the table must answer."""
+    """Process queued tasks until the queue is empty or the table must answer.
+
+    Solo rivals spend resources for VP "at any time" [RB p.20]: after the action itself
+    (a correction may give them resources) and after every task.
+    """
+    _convert_rivals(w)
     while w.prompt is None and w.queue:
         task = w.queue.pop(0)
         HANDLERS[task.kind](w, task)
-        if w.solo:
-            for rid in w.rivals():
-                hagal.convert(w, rid)
+        _convert_rivals(w)
+
+
+def _convert_rivals(w: Draft) -> None:
+    if w.solo:
+        for rid in w.rivals():
+            hagal.convert(w, rid)
 
 
 def _t_start_round(w: Draft, t: Task) -> None:
@@ -1215,19 +1224,19 @@ def _set_influence(w: Draft, hid: str, faction: str, new: int) -> None:
         if takes:
             _move_alliance(w, faction, hid)
     elif holder == hid:
-        others = [
-            h
-            for h in w.houses.values()
-            if h.id != hid and h.inf(faction) > new and h.inf(faction) >= 4
-        ]
-        if others:
-            top = max(h.inf(faction) for h in others)
-            tied = [h.id for h in others if h.inf(faction) == top]
-            if len(tied) == 1:
-                _move_alliance(w, faction, tied[0])
-            else:
-                w.queue.insert(0, Task("alliance", hid, faction, 0, tuple(tied)))
-        elif new < 4:
+        # [FAQ Alliance] A dropping holder loses the token only if it was tied with
+        # another player (who takes it) or falls to 3 or lower (the best player at 4+
+        # takes it, else it returns to the board); ties between takers are chosen.
+        others = [h for h in w.houses.values() if h.id != hid]
+        takers = [h.id for h in others if h.inf(faction) == old]
+        if not takers and new <= 3:
+            top = max((h.inf(faction) for h in others), default=0)
+            takers = [h.id for h in others if h.inf(faction) == top and top >= 4]
+        if len(takers) == 1:
+            _move_alliance(w, faction, takers[0])
+        elif takers:
+            w.queue.insert(0, Task("alliance", hid, faction, 0, tuple(takers)))
+        elif new <= 3:
             _move_alliance(w, faction, None)
 
 

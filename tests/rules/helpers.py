@@ -94,3 +94,86 @@ def answer(state: GameState, option: str | int) -> GameState:
 def kinds(state: GameState) -> list[str]:
     """The log kinds produced by the last action."""
     return [e.kind for e in state.last_entries]
+
+
+# -- builders for the rule-by-rule tests (test_setup, test_agent_turns, test_rivals, ...) ----
+
+
+def solo_setup(
+    difficulty: str = "mentat",
+    rivals: tuple[str, str] = ("glossu_rabban", "memnon_thorvald"),
+    human: str = "paul_atreides",
+    seed: int = 1,
+    **options: bool,
+) -> Setup:
+    """The Setup `solo()` uses, for tests that check setup validation."""
+    return Setup(
+        mode="solo",
+        seed=seed,
+        humans=(SeatSetup("You", human, "green"),),
+        rivals=(SeatSetup("Rival A", rivals[0], "red"), SeatSetup("Rival B", rivals[1], "yellow")),
+        difficulty=difficulty,  # type: ignore[arg-type]
+        options=Options(**options),
+    )
+
+
+def two_player_setup(first_player: int = 0, seed: int = 1, **options: bool) -> Setup:
+    """The Setup `two_player()` uses, for tests that check setup validation."""
+    return Setup(
+        mode="2p",
+        seed=seed,
+        humans=(
+            SeatSetup("Ann", "paul_atreides", "green"),
+            SeatSetup("Ben", "ilban_richese", "blue"),
+        ),
+        rivals=(SeatSetup("House Hagal", "", "red"),),
+        first_player=first_player,
+        options=Options(**options),
+    )
+
+
+def settle(state: GameState, strength: int = 0) -> GameState:
+    """Answer every open prompt: `strength` for strength prompts, the minimum for other
+    number prompts (expert_strength), else the first option."""
+    while state.prompt is not None:
+        p = state.prompt
+        if p.number:
+            state = answer(state, strength if p.kind == "strength" else p.minimum)
+        else:
+            state = answer(state, p.options[0])
+    return state
+
+
+def finish_round(state: GameState, strength: int = 0) -> GameState:
+    """Play out the round: humans reveal, prompts get default answers (see `settle`).
+
+    Returns the state at the first human input of the next round, or the ended game.
+    """
+    start = state.round
+    while True:
+        state = settle(state, strength)
+        if state.round != start or state.phase == "ended":
+            return state
+        state = reveal(state)
+
+
+def vacate(state: GameState, *spaces: str) -> GameState:
+    """The state with these board spaces empty (their Agents simply removed)."""
+    occupants = {k: v for k, v in state.occupants.items() if k not in spaces}
+    return replace(state, occupants=occupants)
+
+
+def idle_rivals(state: GameState) -> GameState:
+    """The state with every rival out of Agents for this round, so only humans act."""
+    for h in state.rivals:
+        state = house(state, h.id, placed=h.agents + (1 if h.mentat else 0))
+    return state
+
+
+def entries(state: GameState, kind: str, house_id: str | None = None) -> list[dict[str, Any]]:
+    """The data of the last action's log entries of this kind (and house, if given)."""
+    return [
+        dict(e.data)
+        for e in state.last_entries
+        if e.kind == kind and (house_id is None or e.house == house_id)
+    ]
