@@ -79,7 +79,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Htmx(app)
     app.extensions["catalog"] = load_catalog(Path(app.config["CARD_DB_PATH"]))
 
+    from companion.cards.cli import cards_cli
     from companion.web import register
 
     register(app)
+    app.cli.add_command(cards_cli)
     return app

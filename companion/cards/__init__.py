@@ -1,9 +1,11 @@
 """Load card_db TOML files into the typed records of `companion.rules.catalog`.
 
 Layout: `card_db/catalog.toml` pins the data version; `card_db/<set>/` holds one file per
-kind (spaces.toml, hagal.toml, leaders.toml, conflicts.toml). Every file is read with
-stdlib `tomllib`, then `validate` checks all of them together, so one run reports every
-problem; only clean data becomes a `Catalog`.
+kind the set has (`validate.set_kinds`): spaces, hagal, leaders, conflicts, imperium,
+starter, reserve, intrigue in base; spaces, hagal, leaders, conflicts, imperium, intrigue,
+tech, control_the_spice, track in ix. Every file is read with stdlib `tomllib`, then
+`validate` checks all of them together, so one run reports every problem; only clean data
+becomes a `Catalog`.
 """
 
 from __future__ import annotations
@@ -13,32 +15,43 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 from companion.cards.validate import (
     AGENT_ICONS,
+    CARD_KINDS,
     FILES,
+    INTRIGUE_TYPES,
     KINDS,
     PLAYERS,
     SETS,
     TABLES,
+    TECH_TIMINGS,
     Problem,
     is_int,
+    set_kinds,
     validate,
 )
 from companion.rules.catalog import (
     FACTIONS,
     AgentIcon,
+    CardDef,
+    CardKind,
     CardSet,
     Catalog,
     ConflictDef,
     Faction,
     HagalCardDef,
+    IntrigueDef,
     LeaderDef,
+    Offer,
     Players,
     Resources,
     Reward,
     SpaceDef,
+    TechDef,
+    TrackDef,
+    TrackStep,
 )
 
 __all__ = [
@@ -53,6 +66,7 @@ __all__ = [
 ]
 
 CATALOG_FILE = "catalog.toml"
+CARD_KIND_NAMES: tuple[CardKind, ...] = get_args(CardKind)
 _CATALOG_KEYS = ("version",)
 
 L = TypeVar("L", bound=str)
@@ -159,11 +173,13 @@ def _read(root: Path, sets: Sequence[str]) -> _RawDb:
         if not folder.is_dir():
             db.problems.append(Problem(f"{card_set}/", None, "set folder not found"))
             continue
+        kinds = set_kinds(card_set)
+        names = [FILES[kind] for kind in kinds]
         for path in sorted(folder.glob("*.toml")):
-            if path.name not in FILES.values():
-                msg = f"unexpected file (a set holds only: {', '.join(FILES.values())})"
+            if path.name not in names:
+                msg = f"unexpected file (set '{card_set}' holds only: {', '.join(names)})"
                 db.problems.append(Problem(f"{card_set}/{path.name}", None, msg))
-        for kind in KINDS:
+        for kind in kinds:
             _read_kind_file(folder, card_set, kind, db)
     return db
 
@@ -279,6 +295,12 @@ def _space(r: Mapping[str, object]) -> SpaceDef:
         gives_intrigue=_flag(r, "gives_intrigue"),
         explanation=_text(r, "explanation"),
         removed_with=_sets(r, "removed_with"),
+        freighter=_num(r, "freighter"),
+        dreadnought=_num(r, "dreadnought"),
+        acquire_tech=_flag(r, "acquire_tech"),
+        tech_discount=_num(r, "tech_discount"),
+        negotiator=_num(r, "negotiator"),
+        ix_choose_one=_flag(r, "ix_choose_one"),
     )
 
 
@@ -300,6 +322,14 @@ def _hagal(r: Mapping[str, object]) -> HagalCardDef:
         explanation=_text(r, "explanation"),
         removed_with=_sets(r, "removed_with"),
         uncertain=_texts(r, "uncertain"),
+        freighter=_num(r, "freighter"),
+        dreadnought=_num(r, "dreadnought"),
+        acquire_tech=_flag(r, "acquire_tech"),
+        tech_discount=_num(r, "tech_discount"),
+        negotiator=_num(r, "negotiator"),
+        space_if_guild_2=_opt_text(r, "space_if_guild_2"),
+        influence_if_guild_2=_faction(r, "influence_if_guild_2"),
+        freighter_if_guild_2=_num(r, "freighter_if_guild_2"),
     )
 
 
@@ -334,6 +364,11 @@ def _reward(table: Mapping[str, object] | None) -> Reward:
         trash=_flag(table, "trash"),
         choose=_num(table, "choose"),
         options=tuple(_reward(option) for option in _tables(table, "options")),
+        freighter=_num(table, "freighter"),
+        offers=tuple(
+            Offer(cost=_resources(_table(o, "cost")), vp=_num(o, "vp"))
+            for o in _tables(table, "offers")
+        ),
     )
 
 
@@ -352,6 +387,94 @@ def _conflict(r: Mapping[str, object]) -> ConflictDef:
     )
 
 
+def _literals(record: Mapping[str, object], key: str, allowed: tuple[L, ...]) -> tuple[L, ...]:
+    return tuple(_literal(v, allowed) for v in _texts(record, key))
+
+
+def _card(kind: CardKind, r: Mapping[str, object]) -> CardDef:
+    cost = r.get("cost")
+    return CardDef(
+        id=_text(r, "id"),
+        name=_text(r, "name"),
+        set=_literal(_text(r, "set"), SETS),
+        kind=kind,
+        copies=_num(r, "copies"),
+        cost=cost if is_int(cost) else None,
+        factions=_literals(r, "factions", FACTIONS),
+        icons=_literals(r, "icons", AGENT_ICONS),
+        agent=_text(r, "agent", ""),
+        persuasion=_num(r, "persuasion"),
+        swords=_num(r, "swords"),
+        reveal=_text(r, "reveal", ""),
+        acquire=_text(r, "acquire", ""),
+        special=_text(r, "special", ""),
+        explanation=_text(r, "explanation"),
+        infiltration=_flag(r, "infiltration"),
+        unload=_flag(r, "unload"),
+        acquire_vp=_num(r, "acquire_vp"),
+        acquire_influence=_influence(_table(r, "acquire_influence")),
+        replaces=_opt_text(r, "replaces"),
+        removed_with=_sets(r, "removed_with"),
+        uncertain=_texts(r, "uncertain"),
+    )
+
+
+def _intrigue(r: Mapping[str, object]) -> IntrigueDef:
+    return IntrigueDef(
+        id=_text(r, "id"),
+        name=_text(r, "name"),
+        set=_literal(_text(r, "set"), SETS),
+        copies=_num(r, "copies"),
+        types=_literals(r, "types", INTRIGUE_TYPES),
+        plot=_text(r, "plot", ""),
+        combat=_text(r, "combat", ""),
+        endgame=_text(r, "endgame", ""),
+        explanation=_text(r, "explanation"),
+        uncertain=_texts(r, "uncertain"),
+    )
+
+
+def _tech(r: Mapping[str, object]) -> TechDef:
+    return TechDef(
+        id=_text(r, "id"),
+        name=_text(r, "name"),
+        set=_literal(_text(r, "set"), SETS),
+        cost=_num(r, "cost"),
+        hagal_ok=_flag(r, "hagal_ok"),
+        timing=_literals(r, "timing", TECH_TIMINGS),
+        acquire=_text(r, "acquire", ""),
+        acquire_reward=_reward(_table(r, "acquire_reward")),
+        ability=_text(r, "ability"),
+        rival_rule=_text(r, "rival_rule", ""),
+        explanation=_text(r, "explanation"),
+        uncertain=_texts(r, "uncertain"),
+    )
+
+
+def _step(r: Mapping[str, object]) -> TrackStep:
+    return TrackStep(
+        step=_num(r, "step"),
+        effects=_text(r, "effects"),
+        reward=_reward(_table(r, "reward")),
+        dividends=_flag(r, "dividends"),
+        acquire_tech=_flag(r, "acquire_tech"),
+        tech_discount=_num(r, "tech_discount"),
+    )
+
+
+def _track(r: Mapping[str, object]) -> TrackDef:
+    return TrackDef(
+        id=_text(r, "id"),
+        name=_text(r, "name"),
+        set=_literal(_text(r, "set"), SETS),
+        effects=_text(r, "effects"),
+        steps=tuple(_step(step) for step in _tables(r, "steps")),
+        rival_rule=_text(r, "rival_rule"),
+        explanation=_text(r, "explanation"),
+        uncertain=_texts(r, "uncertain"),
+    )
+
+
 def _records(db: _RawDb, kind: str) -> list[Mapping[str, object]]:
     return [{str(k): v for k, v in r.items()} for r in db.raw[kind] if isinstance(r, Mapping)]
 
@@ -361,6 +484,14 @@ def _build(db: _RawDb) -> Catalog:
     hagal = {h.id: h for h in map(_hagal, _records(db, "hagal"))}
     leaders = {x.id: x for x in map(_leader, _records(db, "leaders"))}
     conflicts = {c.id: c for c in map(_conflict, _records(db, "conflicts"))}
+    cards = {
+        c.id: c
+        for kind in CARD_KINDS
+        for c in (_card(_literal(kind, CARD_KIND_NAMES), r) for r in _records(db, kind))
+    }
+    intrigue = {i.id: i for i in map(_intrigue, _records(db, "intrigue"))}
+    tech = {t.id: t for t in map(_tech, _records(db, "tech"))}
+    tracks = {t.id: t for t in map(_track, _records(db, "track"))}
     # SpaceDef and LeaderDef have no `uncertain` field; keep their doubts visible here.
     uncertain = {
         kind: MappingProxyType(
@@ -379,13 +510,17 @@ def _build(db: _RawDb) -> Catalog:
         leaders=MappingProxyType(leaders),
         conflicts=MappingProxyType(conflicts),
         extra=MappingProxyType({"uncertain": MappingProxyType(uncertain)}),
+        cards=MappingProxyType(cards),
+        intrigue=MappingProxyType(intrigue),
+        tech=MappingProxyType(tech),
+        tracks=MappingProxyType(tracks),
     )
 
 
 def load_catalog(root: Path | None = None, sets: tuple[str, ...] = ("base",)) -> Catalog:
     """Read, validate and build the catalog of these sets; raise CardDbError on any problem."""
-    # catalog.extra["uncertain"] maps "spaces"/"leaders" to {id: doubts}: those records
-    # have no `uncertain` field of their own.
+    # sets=("base", "ix") loads Rise of Ix too. catalog.extra["uncertain"] maps
+    # "spaces"/"leaders" to {id: doubts}: those records have no `uncertain` field.
     db, problems = _checked(root, sets)
     if problems:
         raise CardDbError(problems)

@@ -5,59 +5,82 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from companion.cards import CardDbError, default_root, load_catalog, present_sets
+from companion.cards.validate import count_label, set_kinds
 from companion.rules.catalog import Catalog
+
+Echo = Callable[[str, bool], None]
 
 
 def counts_per_set(catalog: Catalog, sets: Sequence[str]) -> dict[str, dict[str, int]]:
-    """Records per set and kind; House Hagal cards are counted by copies."""
+    """Copies per set and kind (records, for kinds that have no `copies`)."""
+
+    def count(card_set: str, kind: str) -> int:
+        if kind == "spaces":
+            return sum(1 for s in catalog.spaces.values() if s.set == card_set)
+        if kind == "hagal":
+            return sum(h.copies for h in catalog.hagal.values() if h.set == card_set)
+        if kind == "leaders":
+            return sum(1 for x in catalog.leaders.values() if x.set == card_set)
+        if kind == "conflicts":
+            return sum(1 for c in catalog.conflicts.values() if c.set == card_set)
+        if kind == "intrigue":
+            return sum(i.copies for i in catalog.intrigue.values() if i.set == card_set)
+        if kind == "tech":
+            return sum(1 for t in catalog.tech.values() if t.set == card_set)
+        if kind == "track":
+            return sum(1 for t in catalog.tracks.values() if t.set == card_set)
+        return sum(c.copies for c in catalog.cards.values() if c.set == card_set and c.kind == kind)
+
     return {
-        card_set: {
-            "spaces": sum(1 for s in catalog.spaces.values() if s.set == card_set),
-            "hagal": sum(h.copies for h in catalog.hagal.values() if h.set == card_set),
-            "leaders": sum(1 for x in catalog.leaders.values() if x.set == card_set),
-            "conflicts": sum(1 for c in catalog.conflicts.values() if c.set == card_set),
-        }
-        for card_set in sets
+        card_set: {kind: count(card_set, kind) for kind in set_kinds(card_set)} for card_set in sets
     }
+
+
+def check(root: Path, as_json: bool, echo: Echo) -> int:
+    """Validate every set present under `root`; echo the problems (return 1) or the counts (0)."""
+    # echo(text, to_stderr)
+    sets = present_sets(root)
+    try:
+        catalog = load_catalog(root, sets)
+    except CardDbError as exc:
+        if as_json:
+            echo(json.dumps({"problems": [str(p) for p in exc.problems]}, indent=2), False)
+        else:
+            for problem in exc.problems:
+                echo(str(problem), False)
+        echo(f"{len(exc.problems)} problem(s) in {root}", True)
+        return 1
+    counts = counts_per_set(catalog, sets)
+    if as_json:
+        echo(json.dumps(counts), False)
+        return 0
+    echo(f"card_db {catalog.version}: no problems", False)
+    for card_set, kinds in counts.items():
+        parts = ", ".join(count_label(kind, n) for kind, n in kinds.items())
+        echo(f"{card_set}: {parts}", False)
+    return 0
+
+
+def _print(text: str, to_stderr: bool) -> None:
+    print(text, file=sys.stderr if to_stderr else sys.stdout)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Validate every set present in card_db; print the problems (exit 1) or the counts."""
     parser = argparse.ArgumentParser(
         prog="python -m companion.cards",
-        description="Validate card_db and print the number of records per set.",
+        description="Validate card_db and print the copies per set and kind.",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--root", type=Path, help="card_db folder (default: the repository's)")
     args = parser.parse_args(argv)
     as_json: bool = args.json
     root: Path = args.root or default_root()
-    sets = present_sets(root)
-    try:
-        catalog = load_catalog(root, sets)
-    except CardDbError as exc:
-        if as_json:
-            print(json.dumps({"problems": [str(p) for p in exc.problems]}, indent=2))
-        else:
-            for problem in exc.problems:
-                print(problem)
-        print(f"{len(exc.problems)} problem(s) in {root}", file=sys.stderr)
-        return 1
-    counts = counts_per_set(catalog, sets)
-    if as_json:
-        print(json.dumps(counts))
-        return 0
-    print(f"card_db {catalog.version}: no problems")
-    for card_set, kinds in counts.items():
-        print(
-            f"{card_set}: {kinds['spaces']} spaces, {kinds['hagal']} House Hagal cards, "
-            f"{kinds['leaders']} leaders, {kinds['conflicts']} conflicts"
-        )
-    return 0
+    return check(root, as_json, _print)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,10 @@
 
 The records are built by `companion.cards` from the files in `card_db/`; the engine never
 reads files itself. Every record has a stable id.
+
+The rules lookup adds the cards players hold (Imperium, starter, Reserve, Control the
+Spice), Intrigue cards, Rise of Ix Tech tiles and the Shipping Track. Fields added for
+Rise of Ix all have defaults, so every base record keeps its meaning.
 """
 
 from __future__ import annotations
@@ -24,6 +28,23 @@ AgentIcon = Literal[
 CardSet = Literal["base", "ix"]
 Players = Literal["1P", "2P", "both"]
 RESOURCES: tuple[str, ...] = ("solari", "spice", "water")
+# The cards of a player's deck, by where they come from: the Imperium Deck, the starting
+# deck, the Reserve stacks, and Control the Spice (Rise of Ix, Epic mode only).
+CardKind = Literal["imperium", "starter", "reserve", "control_the_spice"]
+IntrigueType = Literal["plot", "combat", "endgame"]
+# When a Tech tile's ability works (Ix rulebook p.4): during the Reveal turn, after a won
+# Conflict, at round start, once per round (flip the tile), once then trash it, on any of
+# your turns, always, or at the end of the game.
+TechTiming = Literal[
+    "reveal",
+    "after_conflict",
+    "round_start",
+    "once_per_round",
+    "one_time",
+    "any_turn",
+    "passive",
+    "endgame",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +81,15 @@ class SpaceDef:
     gives_intrigue: bool
     explanation: str
     removed_with: tuple[CardSet, ...] = ()
+    # Rise of Ix icons on the space (Ix rulebook p.12): Freighter moves, dreadnoughts to
+    # commission, Acquire Tech with `tech_discount` spice off, Negotiators to place on Ix.
+    # `ix_choose_one`: the player takes one of these icons, not all (Tech Negotiation).
+    freighter: int = 0
+    dreadnought: int = 0
+    acquire_tech: bool = False
+    tech_discount: int = 0
+    negotiator: int = 0
+    ix_choose_one: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +112,21 @@ class HagalCardDef:
     explanation: str
     removed_with: tuple[CardSet, ...] = ()
     uncertain: tuple[str, ...] = ()
+    # Rise of Ix (Ix rulebook pp.8-9; HAGAL.md §6). Freighter icons; dreadnoughts to
+    # commission (the card is skipped when the Rival already has two); Acquire Tech with
+    # `tech_discount` spice off; `negotiator`: Negotiators placed instead when the Rival
+    # can't afford any tile.
+    freighter: int = 0
+    dreadnought: int = 0
+    acquire_tech: bool = False
+    tech_discount: int = 0
+    negotiator: int = 0
+    # The two dual cards: `space`, `influence` and `freighter` apply while the Rival has 0
+    # or 1 Spacing Guild Influence; with 2 or more it uses these instead. If the matching
+    # space is blocked, the card is not used at all (FAQ, "Rivals").
+    space_if_guild_2: str | None = None
+    influence_if_guild_2: Faction | None = None
+    freighter_if_guild_2: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +144,14 @@ class LeaderDef:
     ability_name: str
     ability_text: str
     rival_explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """An optional purchase inside a reward: pay `cost` for `vp` Victory Points."""
+
+    cost: Resources
+    vp: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +174,10 @@ class Reward:
     # "Choose N of": each option is itself a Reward without choices.
     choose: int = 0
     options: tuple[Reward, ...] = ()
+    # Rise of Ix: Freighter icons, and purchases the receiver may make, each at most once
+    # (Economic Supremacy).
+    freighter: int = 0
+    offers: tuple[Offer, ...] = ()
 
     def is_empty(self) -> bool:
         return self == Reward()
@@ -143,6 +200,110 @@ class ConflictDef:
 
 
 @dataclass(frozen=True, slots=True)
+class CardDef:
+    """A card for a player's deck: Imperium Deck, starting deck, Reserve, Control the Spice."""
+
+    id: str
+    name: str
+    set: CardSet
+    kind: CardKind
+    # Physical copies; for the starting deck and Control the Spice, copies per player.
+    copies: int
+    # Persuasion cost; None for cards nobody buys (starting deck, Control the Spice).
+    cost: int | None
+    factions: tuple[Faction, ...]
+    icons: tuple[AgentIcon, ...]
+    # Our paraphrases of the boxes: Agent, Reveal (beyond the plain Persuasion and
+    # swords), Acquire, and rules outside the boxes; "" when the card has none.
+    agent: str
+    persuasion: int
+    swords: int
+    reveal: str
+    acquire: str
+    special: str
+    explanation: str
+    infiltration: bool = False
+    unload: bool = False
+    # What acquiring the card scores or moves, when the companion tracks it.
+    acquire_vp: int = 0
+    acquire_influence: Mapping[str, int] = field(default_factory=dict)
+    # Control the Spice takes the place of one copy of this starting card.
+    replaces: str | None = None
+    removed_with: tuple[CardSet, ...] = ()
+    uncertain: tuple[str, ...] = ()
+
+    @property
+    def per_player(self) -> bool:
+        """True when `copies` counts one player's deck (starter, Control the Spice)."""
+        return self.kind in ("starter", "control_the_spice")
+
+
+@dataclass(frozen=True, slots=True)
+class IntrigueDef:
+    """An Intrigue card: its types and the effect for each type (rulebook p.7)."""
+
+    id: str
+    name: str
+    set: CardSet
+    copies: int
+    types: tuple[IntrigueType, ...]
+    plot: str
+    combat: str
+    endgame: str
+    explanation: str
+    uncertain: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TechDef:
+    """A Rise of Ix Tech tile (Ix rulebook p.4; solo Rivals p.9)."""
+
+    id: str
+    name: str
+    set: CardSet
+    # Spice cost before discounts.
+    cost: int
+    # The small House Hagal mark: a solo Rival may acquire this tile.
+    hagal_ok: bool
+    timing: tuple[TechTiming, ...]
+    acquire: str
+    # The part of the acquire effect a Rival collects (resources, Intrigue, troops, VP).
+    acquire_reward: Reward
+    ability: str
+    # How a solo Rival uses the tile (Ix rulebook p.9); "" when it has no special rule.
+    rival_rule: str
+    explanation: str
+    uncertain: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TrackStep:
+    """One step of the Shipping Track and what a recall from it (or above) pays."""
+
+    step: int
+    effects: str
+    reward: Reward = Reward()
+    # Dividends: the Solari option also pays every opponent 1 Solari (Rivals always take it).
+    dividends: bool = False
+    acquire_tech: bool = False
+    tech_discount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TrackDef:
+    """A track that is not an Agent space: the Rise of Ix Shipping Track (Ix rulebook p.5)."""
+
+    id: str
+    name: str
+    set: CardSet
+    effects: str
+    steps: tuple[TrackStep, ...]
+    rival_rule: str
+    explanation: str
+    uncertain: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Catalog:
     """Everything the engine needs from card_db for one ruleset."""
 
@@ -152,6 +313,11 @@ class Catalog:
     leaders: Mapping[str, LeaderDef]
     conflicts: Mapping[str, ConflictDef]
     extra: Mapping[str, object] = field(default_factory=dict)
+    # The rules lookup: deck cards of every kind, Intrigue cards, Tech tiles, tracks.
+    cards: Mapping[str, CardDef] = field(default_factory=dict)
+    intrigue: Mapping[str, IntrigueDef] = field(default_factory=dict)
+    tech: Mapping[str, TechDef] = field(default_factory=dict)
+    tracks: Mapping[str, TrackDef] = field(default_factory=dict)
     _boards: dict[tuple[str, ...], Mapping[str, SpaceDef]] = field(
         default_factory=dict, compare=False, repr=False
     )

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.cards import collect_problems, default_root, load_catalog, present_sets
-from companion.rules.catalog import Catalog, Resources, Reward
+from companion.cards.__main__ import counts_per_set
+from companion.rules.catalog import Catalog, Offer, Resources, Reward
 
 CARD_DB = default_root()
 ALL_FILES = sorted(CARD_DB.rglob("*.toml"))
@@ -20,10 +21,19 @@ def catalog() -> Catalog:
     return load_catalog()
 
 
-def test_card_db_has_the_catalog_file_and_the_four_base_files() -> None:
+@pytest.fixture(scope="module")
+def full() -> Catalog:
+    """Base game and Rise of Ix together."""
+    return load_catalog(sets=("base", "ix"))
+
+
+def test_card_db_has_one_file_per_set_and_kind() -> None:
     names = {p.relative_to(CARD_DB).as_posix() for p in ALL_FILES}
-    assert {"catalog.toml", "base/spaces.toml", "base/hagal.toml"} <= names
-    assert {"base/leaders.toml", "base/conflicts.toml"} <= names
+    base = ["spaces", "hagal", "leaders", "conflicts", "imperium", "starter", "reserve", "intrigue"]
+    ix = ["spaces", "hagal", "leaders", "conflicts", "imperium", "intrigue", "tech"]
+    ix += ["control_the_spice", "track"]
+    expected = {"catalog.toml"} | {f"base/{k}.toml" for k in base} | {f"ix/{k}.toml" for k in ix}
+    assert names == expected
 
 
 @pytest.mark.parametrize("path", ALL_FILES, ids=lambda p: p.relative_to(CARD_DB).as_posix())
@@ -38,7 +48,53 @@ def test_all_present_sets_load_together_without_problems() -> None:
 
 
 def test_catalog_version_pins_the_data_version(catalog: Catalog) -> None:
-    assert catalog.version == "base-2026.11.1"
+    assert catalog.version == "2026.11.2"
+
+
+def test_copies_per_set_and_kind_match_the_component_lists(full: Catalog) -> None:
+    """Rulebook p.3 (67 Imperium, 10-card starting deck, 24 Reserve, 40 Intrigue, 18 Conflict,
+    8 Leaders, 31 House Hagal) and Rise of Ix rulebook p.2 (35 Imperium, 17 Intrigue, 18 Tech
+    tiles, 4 Conflict, 6 Leaders, 9 House Hagal, one Control the Spice per player colour)."""
+    assert counts_per_set(full, ("base", "ix")) == {
+        "base": {
+            "spaces": 22,
+            "hagal": 31,
+            "leaders": 8,
+            "conflicts": 18,
+            "imperium": 67,
+            "starter": 10,
+            "reserve": 24,
+            "intrigue": 40,
+        },
+        "ix": {
+            "spaces": 4,
+            "hagal": 9,
+            "leaders": 6,
+            "conflicts": 4,
+            "imperium": 35,
+            "control_the_spice": 1,
+            "intrigue": 17,
+            "tech": 18,
+            "track": 1,
+        },
+    }
+
+
+def test_default_sets_load_the_base_game_only(catalog: Catalog) -> None:
+    sets = {r.set for r in catalog.spaces.values()} | {r.set for r in catalog.hagal.values()}
+    sets |= {r.set for r in catalog.leaders.values()} | {r.set for r in catalog.conflicts.values()}
+    sets |= {r.set for r in catalog.cards.values()} | {r.set for r in catalog.intrigue.values()}
+    assert sets == {"base"}
+    assert not catalog.tech
+    assert not catalog.tracks
+    assert {c.kind for c in catalog.cards.values()} == {"imperium", "starter", "reserve"}
+
+
+def test_kinds_are_counted_in_copies_not_kinds(full: Catalog) -> None:
+    imperium = [c for c in full.cards.values() if c.kind == "imperium"]
+    assert len([c for c in imperium if c.set == "base"]) == 43
+    assert len([c for c in imperium if c.set == "ix"]) == 29
+    assert len([i for i in full.intrigue.values() if i.set == "base"]) == 34
 
 
 def test_base_counts_match_the_component_list(catalog: Catalog) -> None:
@@ -236,3 +292,261 @@ def test_other_explanations_are_at_most_three_sentences(catalog: Catalog) -> Non
     texts += [x.rival_explanation for x in catalog.leaders.values()]
     for text in texts:
         assert 1 <= sentences(text) <= 3, text
+
+
+def test_new_explanations_are_short_and_not_the_effect_text(full: Catalog) -> None:
+    texts: list[tuple[str, str, tuple[str, ...]]] = []
+    texts += [(c.id, c.explanation, (c.agent, c.reveal, c.acquire)) for c in full.cards.values()]
+    texts += [(i.id, i.explanation, (i.plot, i.combat, i.endgame)) for i in full.intrigue.values()]
+    texts += [(t.id, t.explanation, (t.ability, t.acquire)) for t in full.tech.values()]
+    texts += [(t.id, t.explanation, (t.effects,)) for t in full.tracks.values()]
+    for record_id, explanation, effects in texts:
+        assert 1 <= sentences(explanation) <= 3, record_id
+        assert explanation not in effects, record_id
+    for space in full.spaces.values():
+        assert 2 <= sentences(space.explanation) <= 3, space.id
+
+
+# --- spot checks against the rulebooks and the FAQ ------------------------------------
+
+
+def test_the_spice_must_flow_gives_a_victory_point_when_acquired(catalog: Catalog) -> None:
+    """FAQ: you keep the Victory Point for acquiring it even if you later trash it.
+    Rulebook p.3: 10 copies in the Reserve."""
+    spice = catalog.cards["the_spice_must_flow"]
+    assert (spice.kind, spice.copies, spice.cost, spice.acquire_vp) == ("reserve", 10, 9, 1)
+    assert [c.id for c in catalog.cards.values() if c.acquire_vp] == ["the_spice_must_flow"]
+
+
+def test_reserve_stacks_are_eight_ten_and_six(catalog: Catalog) -> None:
+    """Rulebook p.3: 8 Arrakis Liaison, 10 The Spice Must Flow, 6 Foldspace."""
+    reserve = {c.id: c.copies for c in catalog.cards.values() if c.kind == "reserve"}
+    assert reserve == {"arrakis_liaison": 8, "the_spice_must_flow": 10, "foldspace": 6}
+
+
+def test_starting_deck_matches_the_component_list(catalog: Catalog) -> None:
+    """Rulebook p.3: the 10-card starting deck of each player."""
+    starter = {c.id: c.copies for c in catalog.cards.values() if c.kind == "starter"}
+    assert starter == {
+        "convincing_argument": 2,
+        "dagger": 2,
+        "diplomacy": 1,
+        "dune_the_desert_planet": 2,
+        "reconnaissance": 1,
+        "seek_allies": 1,
+        "signet_ring": 1,
+    }
+    assert all(
+        c.per_player and c.cost is None for c in catalog.cards.values() if c.kind == "starter"
+    )
+
+
+def test_control_the_spice_replaces_one_dune_per_player(full: Catalog) -> None:
+    """Rise of Ix rulebook p.2 (one per player colour) and p.10 (Epic mode setup)."""
+    card = full.cards["control_the_spice"]
+    assert (card.kind, card.set, card.copies, card.per_player) == (
+        "control_the_spice",
+        "ix",
+        1,
+        True,
+    )
+    assert card.replaces == "dune_the_desert_planet"
+    assert full.cards["dune_the_desert_planet"].copies == 2
+    assert card.uncertain, "its Agent box comes from one source"
+
+
+def test_foldspace_can_go_anywhere_and_kwisatz_haderach_has_every_icon(catalog: Catalog) -> None:
+    """FAQ: Foldspace is gained only through the Foldspace icon; rulebook p.13 on Kwisatz."""
+    every_icon = ("emperor", "spacing_guild", "bene_gesserit", "fremen", "landsraad", "city")
+    for card_id in ("foldspace", "kwisatz_haderach"):
+        assert catalog.cards[card_id].icons == (*every_icon, "spice_trade"), card_id
+
+
+def test_missionaria_protectiva_is_a_bene_gesserit_card_with_two_copies(catalog: Catalog) -> None:
+    """FAQ errata: part of the Bene Gesserit faction; two copies in the Imperium Deck."""
+    card = catalog.cards["missionaria_protectiva"]
+    assert (card.factions, card.copies) == (("bene_gesserit",), 2)
+
+
+def test_intrigue_types_and_a_two_type_card(full: Catalog) -> None:
+    """Rulebook p.7: Plot, Combat and Endgame Intrigue cards."""
+    tiebreaker = full.intrigue["tiebreaker"]
+    assert tiebreaker.types == ("combat", "endgame")
+    assert tiebreaker.combat and tiebreaker.endgame and not tiebreaker.plot
+    for card in full.intrigue.values():
+        for kind in ("plot", "combat", "endgame"):
+            assert bool(getattr(card, kind)) == (kind in card.types), (card.id, kind)
+
+
+def test_disposal_facility_costs_three_spice_and_trashes_a_card(full: Catalog) -> None:
+    """Rise of Ix rulebook p.4 example: Disposal Facility costs 3 spice; its Acquire effect
+    trashes a card."""
+    tile = full.tech["disposal_facility"]
+    assert (tile.cost, tile.acquire_reward.trash) == (3, True)
+
+
+def test_tech_tile_names_and_costs(full: Catalog) -> None:
+    """Costs agree in Spice Flow, my-mentat and DuneBlend; the spelling 'Restricted Ordnance'
+    is the Ix rulebook's."""
+    assert full.tech["restricted_ordnance"].name == "Restricted Ordnance"
+    assert full.tech["flagship"].cost == 8
+    assert sorted(t.cost for t in full.tech.values()) == [
+        1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6, 6, 8
+    ]  # fmt: skip
+
+
+def test_rival_marked_tech_tiles_and_their_rules(full: Catalog) -> None:
+    """Rise of Ix rulebook p.9 names eight tiles with a Rival rule; Spice Flow marks four more.
+    Marks not named by the rulebook are flagged uncertain."""
+    named = {
+        "detonation_devices",
+        "flagship",
+        "holtzman_engine",
+        "invasion_ships",
+        "sonic_snoopers",
+        "spy_satellites",
+        "training_drones",
+        "troop_transports",
+    }
+    marked = {t.id for t in full.tech.values() if t.hagal_ok}
+    assert len(marked) == 12
+    assert named <= marked
+    assert {t.id for t in full.tech.values() if t.rival_rule} == named
+    for tile in full.tech.values():
+        assert bool(tile.uncertain) == (tile.id not in named or tile.id == "spy_satellites"), (
+            tile.id
+        )
+
+
+def test_interstellar_shipping_needs_two_spacing_guild_influence(full: Catalog) -> None:
+    """Rise of Ix rulebook p.8 and p.12: requirement 2 Spacing Guild Influence, for Rivals too;
+    it moves the Freighter twice."""
+    space = full.space("interstellar_shipping")
+    assert space.requires_influence == {"spacing_guild": 2}
+    assert (space.icon, space.freighter, space.set) == ("spice_trade", 2, "ix")
+
+
+def test_the_four_ix_spaces(full: Catalog) -> None:
+    """Rise of Ix rulebook p.12, new board spaces."""
+    smuggling, dreadnought = full.space("smuggling"), full.space("dreadnought")
+    negotiation = full.space("tech_negotiation")
+    assert (smuggling.icon, smuggling.cost, smuggling.freighter) == ("spice_trade", Resources(), 1)
+    assert (dreadnought.icon, dreadnought.cost) == ("landsraad", Resources(solari=3))
+    assert (dreadnought.dreadnought, dreadnought.acquire_tech) == (1, True)
+    assert (negotiation.icon, negotiation.tech_discount, negotiation.negotiator) == (
+        "landsraad",
+        1,
+        1,
+    )
+    assert negotiation.ix_choose_one and not dreadnought.ix_choose_one
+
+
+def test_the_ix_board_swaps_four_spaces(full: Catalog) -> None:
+    """Rise of Ix rulebook p.3: the CHOAM overlay covers four base spaces and adds two; the
+    Ix board adds two more."""
+    board = full.board(("base", "ix"))
+    assert len(board) == 22
+    assert {"smuggling", "interstellar_shipping", "dreadnought", "tech_negotiation"} <= set(board)
+    assert not {"hall_of_oratory", "rally_troops", "secure_contract", "sell_melange"} & set(board)
+    assert set(full.board(("base",))) == set(SPACE_IDS)
+
+
+def hagal_deck(catalog: Catalog, sets: tuple[str, ...], drop: str) -> int:
+    return sum(
+        h.copies
+        for h in catalog.hagal.values()
+        if h.set in sets and h.players != drop and not any(s in sets for s in h.removed_with)
+    )
+
+
+def test_hagal_deck_sizes_with_rise_of_ix(full: Catalog) -> None:
+    """Rise of Ix rulebook p.8 and FAQ errata: solo 30 cards, two players 29."""
+    assert hagal_deck(full, ("base",), "2P") == 27
+    assert hagal_deck(full, ("base",), "1P") == 28
+    assert hagal_deck(full, ("base", "ix"), "2P") == 30
+    assert hagal_deck(full, ("base", "ix"), "1P") == 29
+
+
+def test_dual_hagal_cards_choose_by_spacing_guild_influence(full: Catalog) -> None:
+    """Rise of Ix rulebook p.8 and FAQ ('Rivals'): the half matching the Rival's Influence."""
+    fold = full.hagal["foldspace_or_interstellar_shipping"]
+    assert (fold.space, fold.influence, fold.freighter) == ("foldspace", "spacing_guild", 0)
+    assert (fold.space_if_guild_2, fold.influence_if_guild_2) == ("interstellar_shipping", None)
+    assert fold.freighter_if_guild_2 == 2
+    smug = full.hagal["smuggling_or_interstellar_shipping"]
+    assert (smug.space, smug.freighter, smug.space_if_guild_2) == (
+        "smuggling",
+        1,
+        "interstellar_shipping",
+    )
+    plain = [h for h in full.hagal.values() if h.space_if_guild_2 is None]
+    assert all(h.freighter_if_guild_2 == 0 and h.influence_if_guild_2 is None for h in plain)
+
+
+def test_ix_hagal_cards(full: Catalog) -> None:
+    """Rise of Ix rulebook pp.8-9: Dreadnought 1P/2P, Tech Negotiation (solo only)."""
+    one, two = full.hagal["dreadnought_1p"], full.hagal["dreadnought_2p"]
+    assert (one.players, one.dreadnought, one.acquire_tech, one.troops) == ("1P", 1, True, 0)
+    assert (two.players, two.dreadnought, two.acquire_tech, two.troops) == ("2P", 1, False, 2)
+    assert any("1" in doubt for doubt in two.uncertain), "the 2P troop count is disputed"
+    tech = full.hagal["tech_negotiation"]
+    assert (tech.players, tech.copies, tech.tech_discount, tech.negotiator) == ("1P", 2, 1, 1)
+    shipping = full.hagal["interstellar_shipping"]
+    assert (shipping.space, shipping.freighter, shipping.swords) == ("interstellar_shipping", 2, 3)
+
+
+def test_only_rhombur_and_hundro_are_new_rivals(full: Catalog) -> None:
+    """Rise of Ix rulebook p.8: Prince Rhombur Vernius and Viscount Hundro Moritani."""
+    ix = {x.id: x.rival_signet for x in full.leaders.values() if x.set == "ix"}
+    assert ix == {
+        "armand_ecaz": "none",
+        "ilesa_ecaz": "none",
+        "rhombur_vernius": "rhombur_tech",
+        "tessia_vernius": "none",
+        "yuna_moritani": "none",
+        "hundro_moritani": "hundro_freighter",
+    }
+    assert {x.id for x in full.leaders.values() if x.set == "ix" and x.rival_allowed} == {
+        "rhombur_vernius",
+        "hundro_moritani",
+    }
+
+
+def test_ix_conflicts_and_economic_supremacy(full: Catalog) -> None:
+    """Rise of Ix rulebook p.2: 2 Conflict I, 1 Conflict II, 1 Conflict III."""
+    levels = sorted(c.level for c in full.conflicts.values() if c.set == "ix")
+    assert levels == [1, 1, 2, 3]
+    supremacy = full.conflicts["economic_supremacy"]
+    assert supremacy.first == Reward(
+        vp=1, offers=(Offer(Resources(solari=6), 1), Offer(Resources(spice=4), 1))
+    )
+    assert supremacy.uncertain
+    assert full.conflicts["trade_monopoly"].first == Reward(freighter=2, troops=1)
+
+
+def test_shipping_track_steps_follow_the_rival_rule(full: Catalog) -> None:
+    """Rise of Ix rulebook p.8: the second step recruits two troops and gives an Influence; the
+    first is Dividends; p.5: the top step is Acquire Tech with a 2-spice discount."""
+    track = full.tracks["shipping_track"]
+    first, second, third = track.steps
+    assert first.dividends and first.reward.options == (Reward(solari=5), Reward(spice=2))
+    assert second.reward == Reward(troops=2, influence=1, influence_factions=1)
+    assert (third.acquire_tech, third.tech_discount) == (True, 2)
+
+
+def test_source_disagreements_are_marked_uncertain(full: Catalog) -> None:
+    """SOURCES-cards.md §4-5 (⚠ items) and SOURCES-hagal.md: doubts are kept, not hidden."""
+    assert full.cards["esmar_tuek"].uncertain
+    assert full.cards["in_the_shadows"].uncertain
+    assert full.cards["sietch_reverend_mother"].uncertain
+    assert full.cards["arrakis_liaison"].uncertain
+    assert full.tech["spy_satellites"].uncertain
+    uncertain = full.extra["uncertain"]
+    assert isinstance(uncertain, Mapping)
+    assert {"armand_ecaz", "rhombur_vernius", "hundro_moritani"} <= set(uncertain["leaders"])
+
+
+def test_card_ids_are_unique_for_lookup_by_id(full: Catalog) -> None:
+    """`/c/<card-id>` resolves cards, Intrigue, Tech tiles, leaders and conflicts by one id."""
+    ids = [*full.cards, *full.intrigue, *full.tech, *full.leaders, *full.conflicts]
+    assert len(ids) == len(set(ids))

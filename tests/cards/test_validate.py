@@ -13,25 +13,64 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask import Flask
 
 from companion.cards import CardDbError, collect_problems, default_root, load_catalog
 from companion.cards.__main__ import main
-from companion.cards.validate import EXPECTED_COUNTS, FILES, KINDS, TABLES, Problem, validate
+from companion.cards.cli import cards_cli
+from companion.cards.validate import (
+    EXPECTED_COUNTS,
+    FILES,
+    KINDS,
+    TABLES,
+    Problem,
+    count_summary,
+    set_kinds,
+    validate,
+)
 
 CARD_DB = default_root()
 REPO = CARD_DB.parent
+COUNTS = {
+    "base": {
+        "spaces": 22,
+        "hagal": 31,
+        "leaders": 8,
+        "conflicts": 18,
+        "imperium": 67,
+        "starter": 10,
+        "reserve": 24,
+        "intrigue": 40,
+    },
+    "ix": {
+        "spaces": 4,
+        "hagal": 9,
+        "leaders": 6,
+        "conflicts": 4,
+        "imperium": 35,
+        "control_the_spice": 1,
+        "intrigue": 17,
+        "tech": 18,
+        "track": 1,
+    },
+}
 Record = dict[str, Any]
 Raw = dict[str, list[Any]]
 Change = Callable[[Record], None]
 
 
-def real_raw() -> Raw:
-    """A fresh copy of the base set's records, as tomllib reads them."""
+def real_raw(sets: tuple[str, ...] = ("base",)) -> Raw:
+    """A fresh copy of these sets' records, as tomllib reads them."""
     raw: Raw = {}
-    for kind in KINDS:
-        with (CARD_DB / "base" / FILES[kind]).open("rb") as handle:
-            raw[kind] = tomllib.load(handle)[TABLES[kind]]
+    for card_set in sets:
+        for kind in set_kinds(card_set):
+            with (CARD_DB / card_set / FILES[kind]).open("rb") as handle:
+                raw.setdefault(kind, []).extend(tomllib.load(handle)[TABLES[kind]])
     return raw
+
+
+def full_raw() -> Raw:
+    return real_raw(("base", "ix"))
 
 
 def find(raw: Raw, kind: str, record_id: str) -> Record:
@@ -59,6 +98,10 @@ def assert_reported(problems: list[Problem], record_id: str | None, expected: st
 
 def test_the_unchanged_base_data_has_no_problems() -> None:
     assert validate(real_raw()) == []
+
+
+def test_the_unchanged_base_and_ix_data_have_no_problems() -> None:
+    assert validate(full_raw()) == []
 
 
 def test_problem_prints_file_record_and_message() -> None:
@@ -345,6 +388,310 @@ RECORD_CASES: list[tuple[str, str, str, Change, str]] = [
         ),
         "'second.options[1].control' refers to unknown space 'arrakis'",
     ),
+    # --- Rise of Ix spaces, House Hagal cards, conflicts and leaders
+    (
+        "choose one between fewer than two icons",
+        "spaces",
+        "tech_negotiation",
+        put("negotiator", 0),
+        "'ix_choose_one' needs at least two Rise of Ix icons",
+    ),
+    (
+        "rise of ix icon on a base space",
+        "spaces",
+        "wealth",
+        put("freighter", 1),
+        "'freighter' is a Rise of Ix field; a 'base' record can't use it",
+    ),
+    (
+        "space tech discount without acquire tech",
+        "spaces",
+        "tech_negotiation",
+        put("acquire_tech", False),
+        "'tech_discount' is set but 'acquire_tech' is not",
+    ),
+    (
+        "unknown guild-2 space",
+        "hagal",
+        "smuggling_or_interstellar_shipping",
+        put("space_if_guild_2", "ix"),
+        "'space_if_guild_2' refers to unknown space 'ix'",
+    ),
+    (
+        "guild-2 influence not the faction of its space",
+        "hagal",
+        "foldspace_or_interstellar_shipping",
+        put("influence_if_guild_2", "spacing_guild"),
+        "'influence_if_guild_2' is 'spacing_guild' but space 'interstellar_shipping' has no",
+    ),
+    (
+        "bad guild-2 influence",
+        "hagal",
+        "foldspace_or_interstellar_shipping",
+        put("influence_if_guild_2", "harkonnen"),
+        "'influence_if_guild_2' is 'harkonnen', expected one of",
+    ),
+    (
+        "guild-2 freighter without a guild-2 space",
+        "hagal",
+        "interstellar_shipping",
+        put("freighter_if_guild_2", 1),
+        "'freighter_if_guild_2' is set but 'space_if_guild_2' is not",
+    ),
+    (
+        "guild-2 space equal to the space",
+        "hagal",
+        "smuggling_or_interstellar_shipping",
+        put("space_if_guild_2", "smuggling"),
+        "'space_if_guild_2' is 'smuggling', the same as 'space'",
+    ),
+    (
+        "guild-2 space without a space",
+        "hagal",
+        "smuggling_or_interstellar_shipping",
+        drop("space"),
+        "'space_if_guild_2' needs a 'space' for 0-1 Spacing Guild Influence",
+    ),
+    (
+        "hagal tech discount without acquire tech",
+        "hagal",
+        "tech_negotiation",
+        put("acquire_tech", False),
+        "'tech_discount' is set but 'acquire_tech' is not",
+    ),
+    (
+        "hagal negotiator without acquire tech",
+        "hagal",
+        "tech_negotiation",
+        drop("acquire_tech"),
+        "'negotiator' is the fallback of 'acquire_tech', which is not set",
+    ),
+    (
+        "rise of ix icon on a base hagal card",
+        "hagal",
+        "wealth",
+        put("dreadnought", 1),
+        "'dreadnought' is a Rise of Ix field; a 'base' record can't use it",
+    ),
+    (
+        "freighter reward on a base conflict",
+        "conflicts",
+        "skirmish_a",
+        put("first", {"vp": 1, "freighter": 1}),
+        "'first.freighter' is a Rise of Ix reward; a 'base' card can't use it",
+    ),
+    (
+        "offers inside an option",
+        "conflicts",
+        "trade_monopoly",
+        put("third", {"choose": 1, "options": [{"intrigue": 1}, {"offers": []}]}),
+        "option 'third.options[1]' must not contain 'offers'",
+    ),
+    (
+        "offer without a cost",
+        "conflicts",
+        "economic_supremacy",
+        put("first", {"vp": 1, "offers": [{"cost": {}, "vp": 1}]}),
+        "'first.offers[0].cost' must not be empty",
+    ),
+    (
+        "offer without victory points",
+        "conflicts",
+        "economic_supremacy",
+        put("first", {"vp": 1, "offers": [{"cost": {"spice": 4}}]}),
+        "missing required key 'first.offers[0].vp'",
+    ),
+    (
+        "offers not a list",
+        "conflicts",
+        "economic_supremacy",
+        put("first", {"offers": {"cost": {"spice": 4}, "vp": 1}}),
+        "'first.offers' must be a list of tables",
+    ),
+    (
+        "offer not a table",
+        "conflicts",
+        "economic_supremacy",
+        put("first", {"offers": [4]}),
+        "'first.offers[0]' must be a table",
+    ),
+    (
+        "ix rival signet on a leader who can't be a rival",
+        "leaders",
+        "armand_ecaz",
+        put("rival_signet", "rhombur_tech"),
+        "'rival_signet' is 'rhombur_tech' but 'rival_allowed' is false",
+    ),
+    # --- deck cards: Imperium, starter, Reserve, Control the Spice
+    ("unknown card key", "imperium", "stilgar", put("colour", "blue"), "unknown key 'colour'"),
+    (
+        "missing card explanation",
+        "imperium",
+        "stilgar",
+        drop("explanation"),
+        "missing required key 'explanation'",
+    ),
+    (
+        "bad card faction",
+        "imperium",
+        "stilgar",
+        put("factions", ["harkonnen"]),
+        "'factions[0]' is 'harkonnen'",
+    ),
+    ("bad card icon", "imperium", "stilgar", put("icons", ["desert"]), "'icons[0]' is 'desert'"),
+    (
+        "icon listed twice",
+        "imperium",
+        "stilgar",
+        put("icons", ["city", "city"]),
+        "'icons' lists 'city' twice",
+    ),
+    ("icons not a list", "imperium", "stilgar", put("icons", "city"), "'icons' must be a list"),
+    ("imperium card without cost", "imperium", "stilgar", drop("cost"), "missing 'cost'"),
+    ("negative card cost", "imperium", "stilgar", put("cost", -5), "'cost' must not be negative"),
+    ("card with no copies", "imperium", "stilgar", put("copies", 0), "'copies' must be at least 1"),
+    (
+        "agent box without icons",
+        "imperium",
+        "sardaukar_infantry",
+        put("agent", "Draw 1 card."),
+        "'agent' is set but the card has no Agent icons",
+    ),
+    (
+        "infiltration without icons",
+        "imperium",
+        "water_peddler",
+        put("infiltration", True),
+        "'infiltration' is set but the card has no Agent icons",
+    ),
+    (
+        "rise of ix field on a base card",
+        "imperium",
+        "stilgar",
+        put("unload", True),
+        "'unload' is a Rise of Ix field; a 'base' record can't use it",
+    ),
+    (
+        "bad acquire influence",
+        "imperium",
+        "liet_kynes",
+        put("acquire_influence", {"harkonnen": 1}),
+        "'acquire_influence' has unknown key 'harkonnen'",
+    ),
+    (
+        "starting card with a cost",
+        "starter",
+        "dagger",
+        put("cost", 0),
+        "'cost' is set but starter cards are never bought",
+    ),
+    (
+        "reserve card replacing a starting card",
+        "reserve",
+        "foldspace",
+        put("replaces", "dagger"),
+        "only Control the Spice replaces a starting card",
+    ),
+    (
+        "unknown replaced starting card",
+        "control_the_spice",
+        "control_the_spice",
+        put("replaces", "dune"),
+        "'replaces' refers to unknown starter card 'dune'",
+    ),
+    (
+        "control the spice replacing nothing",
+        "control_the_spice",
+        "control_the_spice",
+        drop("replaces"),
+        "missing 'replaces'",
+    ),
+    # --- Intrigue cards
+    ("bad intrigue type", "intrigue", "ambush", put("types", ["trap"]), "'types[0]' is 'trap'"),
+    (
+        "intrigue without a type",
+        "intrigue",
+        "ambush",
+        put("types", []),
+        "'types' must name at least one of: plot, combat, endgame",
+    ),
+    (
+        "listed type without its effect",
+        "intrigue",
+        "ambush",
+        put("types", ["combat", "endgame"]),
+        "'types' lists 'endgame' but the card has no 'endgame' effect",
+    ),
+    (
+        "effect of an unlisted type",
+        "intrigue",
+        "ambush",
+        put("plot", "Gain 1 spice."),
+        "'plot' effect is set but 'types' doesn't list 'plot'",
+    ),
+    # --- Tech tiles
+    ("bad tech timing", "tech", "flagship", put("timing", ["midnight"]), "'timing[0]' is"),
+    ("no tech timing", "tech", "flagship", put("timing", []), "'timing' must name at least one"),
+    (
+        "rival rule on an unmarked tile",
+        "tech",
+        "flagship",
+        put("hagal_ok", False),
+        "'rival_rule' is set but a Rival can't acquire this tile ('hagal_ok')",
+    ),
+    ("rival mark not a bool", "tech", "flagship", put("hagal_ok", "yes"), "'hagal_ok' must be"),
+    ("missing tech cost", "tech", "flagship", drop("cost"), "missing required key 'cost'"),
+    (
+        "acquire reward without its text",
+        "tech",
+        "flagship",
+        drop("acquire"),
+        "'acquire_reward' is set but 'acquire' (the text) is not",
+    ),
+    (
+        "unknown acquire reward key",
+        "tech",
+        "flagship",
+        put("acquire_reward", {"cards": 2}),
+        "unknown key 'acquire_reward.cards'",
+    ),
+    # --- the Shipping Track
+    (
+        "steps not a list",
+        "track",
+        "shipping_track",
+        put("steps", {"step": 1}),
+        "'steps' must be a list of tables",
+    ),
+    ("no steps", "track", "shipping_track", put("steps", []), "'steps' must list at least one"),
+    (
+        "steps out of order",
+        "track",
+        "shipping_track",
+        put("steps", [{"step": 2, "effects": "Two troops."}]),
+        "'steps[0].step' is 2, expected 1 (steps go bottom up)",
+    ),
+    (
+        "step discount without acquire tech",
+        "track",
+        "shipping_track",
+        put("steps", [{"step": 1, "effects": "Tech.", "tech_discount": 2}]),
+        "'steps[0].tech_discount' is set but 'acquire_tech' is not",
+    ),
+    (
+        "unknown step key",
+        "track",
+        "shipping_track",
+        put("steps", [{"step": 1, "effects": "Cards.", "cards": 1}]),
+        "unknown key 'steps[0].cards'",
+    ),
+    (
+        "step without effects",
+        "track",
+        "shipping_track",
+        put("steps", [{"step": 1}]),
+        "missing required key 'steps[0].effects'",
+    ),
 ]
 
 
@@ -356,15 +703,19 @@ RECORD_CASES: list[tuple[str, str, str, Change, str]] = [
 def test_validator_reports_a_broken_record(
     kind: str, record_id: str, change: Change, expected: str
 ) -> None:
-    raw = real_raw()
+    raw = full_raw()
     change(find(raw, kind, record_id))
     assert_reported(validate(raw), record_id, expected)
+
+
+def test_every_kind_has_at_least_one_broken_record_case() -> None:
+    assert {case[1] for case in RECORD_CASES} == set(KINDS)
 
 
 def test_problems_name_the_file_each_record_came_from() -> None:
     raw = real_raw()
     find(raw, "hagal", "wealth")["swords"] = -1
-    origins = {kind: [f"base/{FILES[kind]}"] * len(raw[kind]) for kind in KINDS}
+    origins = {kind: [f"base/{FILES[kind]}"] * len(raw[kind]) for kind in raw}
     problems = validate(raw, origins=origins)
     assert [str(p) for p in problems] == [
         "base/hagal.toml: wealth: 'swords' must not be negative (got -1)"
@@ -383,6 +734,40 @@ def test_the_same_id_in_two_kinds_is_not_a_duplicate() -> None:
     assert not any("duplicate" in m for m in messages(validate(raw)))
 
 
+def test_duplicate_ids_across_card_kinds_are_reported() -> None:
+    """Cards, Intrigue, Tech tiles, leaders and conflicts share one id namespace (`/c/<id>`)."""
+    raw = full_raw()
+    find(raw, "intrigue", "ambush")["id"] = "stilgar"
+    find(raw, "tech", "flagship")["id"] = "paul_atreides"
+    find(raw, "reserve", "arrakis_liaison")["id"] = "skirmish_a"
+    problems = validate(raw)
+    assert_reported(problems, "stilgar", "duplicate id 'stilgar' (first defined in imperium.toml)")
+    assert_reported(problems, "paul_atreides", "duplicate id 'paul_atreides' (first defined in")
+    assert_reported(problems, "skirmish_a", "duplicate id 'skirmish_a' (first defined in")
+
+
+def test_duplicate_ids_across_sets_are_reported() -> None:
+    raw = full_raw()
+    find(raw, "imperium", "jamis")["id"] = "stilgar"
+    origins = {kind: [f"{r['set']}/{FILES[kind]}" for r in raw[kind]] for kind in raw}
+    found = [str(p) for p in validate(raw, origins=origins)]
+    assert "ix/imperium.toml: stilgar: duplicate id 'stilgar' (first defined in " in "".join(found)
+    assert any(m.endswith("(first defined in base/imperium.toml)") for m in found)
+
+
+def test_the_track_shares_the_board_namespace_with_spaces() -> None:
+    raw = full_raw()
+    find(raw, "track", "shipping_track")["id"] = "smuggling"
+    assert_reported(validate(raw), "smuggling", "duplicate id 'smuggling'")
+
+
+def test_the_reserve_card_and_the_space_may_both_be_called_foldspace() -> None:
+    raw = full_raw()
+    assert find(raw, "reserve", "foldspace") and find(raw, "spaces", "foldspace")
+    assert find(raw, "hagal", "foldspace")
+    assert validate(raw) == []
+
+
 def test_a_record_that_is_not_a_table_is_reported() -> None:
     raw = real_raw()
     raw["spaces"].append("oops")
@@ -391,8 +776,8 @@ def test_a_record_that_is_not_a_table_is_reported() -> None:
 
 def test_an_unknown_kind_is_reported() -> None:
     raw = real_raw()
-    raw["tech"] = []
-    assert_reported(validate(raw), None, "unknown kind 'tech'")
+    raw["promos"] = []
+    assert_reported(validate(raw), None, "unknown kind 'promos'")
 
 
 def test_missing_space_is_reported_as_a_wrong_count() -> None:
@@ -429,31 +814,90 @@ def test_wrong_conflict_levels_are_counted() -> None:
     assert "set 'base' has 3 level 3 conflicts, expected 4" in found
 
 
+def test_wrong_copies_of_deck_cards_are_counted() -> None:
+    raw = full_raw()
+    find(raw, "imperium", "bene_gesserit_sister")["copies"] = 2
+    find(raw, "reserve", "foldspace")["copies"] = 5
+    find(raw, "starter", "dagger")["copies"] = 3
+    find(raw, "intrigue", "master_tactician")["copies"] = 4
+    find(raw, "control_the_spice", "control_the_spice")["copies"] = 4
+    found = [str(p) for p in validate(raw)]
+    assert found == [
+        "base/imperium.toml: set 'base' has 66 Imperium cards, expected 67",
+        "base/starter.toml: set 'base' has 11 starting-deck cards per player, expected 10",
+        "base/reserve.toml: set 'base' has 23 Reserve cards, expected 24",
+        "base/intrigue.toml: set 'base' has 41 Intrigue cards, expected 40",
+        "ix/control_the_spice.toml: set 'ix' has 4 Control the Spice cards per player, expected 1",
+    ]
+
+
+def test_missing_tech_tiles_rival_marks_and_rivals_are_counted() -> None:
+    raw = full_raw()
+    raw["tech"] = [r for r in raw["tech"] if r["id"] != "artillery"]
+    find(raw, "tech", "windtraps")["hagal_ok"] = False
+    find(raw, "leaders", "hundro_moritani").update(rival_allowed=False, rival_signet="none")
+    found = messages(validate(raw))
+    assert "set 'ix' has 17 Tech tiles, expected 18" in found
+    assert "set 'ix' has 11 Tech tiles with the Rival mark, expected 12" in found
+    assert "set 'ix' has 1 leader a Rival may play, expected 2" in found
+
+
+def test_a_kind_a_set_does_not_have_is_reported() -> None:
+    raw = full_raw()
+    tile = dict(find(raw, "tech", "flagship"), id="base_flagship", set="base")
+    raw["tech"].append(tile)
+    found = [str(p) for p in validate(raw)]
+    assert found == ["base/tech.toml: set 'base' has 1 Tech tile, expected none"]
+
+
+def test_count_summary_lists_the_kinds_of_one_set() -> None:
+    assert count_summary(full_raw(), "ix") == COUNTS["ix"]
+    assert count_summary(full_raw(), "base") == COUNTS["base"]
+
+
 def test_counts_are_checked_for_a_requested_set_without_records() -> None:
     problems = validate(real_raw(), sets=["base", "ix"])
-    assert {p.file for p in problems} == {f"ix/{FILES[k]}" for k in KINDS}
+    assert {p.file for p in problems} == {f"ix/{FILES[k]}" for k in set_kinds("ix")}
     assert "set 'ix' has 0 spaces, expected 4" in messages(problems)
+    assert "set 'ix' has 0 Tech tiles, expected 18" in messages(problems)
 
 
 def test_expected_counts_cover_every_known_set() -> None:
     assert set(EXPECTED_COUNTS) == {"base", "ix"}
     assert EXPECTED_COUNTS["base"]["hagal"] == 31
+    assert set(set_kinds("base")) | set(set_kinds("ix")) == set(KINDS)
 
 
 def test_several_problems_are_all_reported_in_one_run() -> None:
-    raw = real_raw()
+    raw = full_raw()
     find(raw, "spaces", "wealth")["icon"] = "desert"
     find(raw, "hagal", "wealth")["space"] = "arrakis"
     find(raw, "leaders", "paul_atreides")["rival_allowed"] = "no"
     find(raw, "conflicts", "cloak_and_dagger")["third"]["choose"] = 5
-    raw["leaders"].pop()
+    raw["leaders"] = [r for r in raw["leaders"] if r["id"] != "helena_richese"]
+    find(raw, "imperium", "stilgar")["icons"] = ["fremen", "sietch"]
+    find(raw, "intrigue", "ambush")["types"] = ["plot"]
+    find(raw, "tech", "flagship")["cost"] = -8
+    find(raw, "hagal", "smuggling_or_interstellar_shipping")["space_if_guild_2"] = "ix"
+    find(raw, "track", "shipping_track")["steps"].pop(0)
     found = [str(p) for p in validate(raw)]
-    assert len(found) == 5, found
-    assert any("'icon' is 'desert'" in m for m in found)
-    assert any("unknown space 'arrakis'" in m for m in found)
-    assert any("'rival_allowed' must be true or false" in m for m in found)
-    assert any("'third.choose' is 5" in m for m in found)
-    assert any("7 leaders, expected 8" in m for m in found)
+    expected = [
+        "spaces.toml: wealth: 'icon' is 'desert'",
+        "hagal.toml: wealth: 'space' refers to unknown space 'arrakis'",
+        "leaders.toml: paul_atreides: 'rival_allowed' must be true or false",
+        "conflicts.toml: cloak_and_dagger: 'third.choose' is 5",
+        "set 'base' has 7 leaders, expected 8",
+        "imperium.toml: stilgar: 'icons[1]' is 'sietch'",
+        "intrigue.toml: ambush: 'types' lists 'plot' but the card has no 'plot' effect",
+        "intrigue.toml: ambush: 'combat' effect is set but 'types' doesn't list 'combat'",
+        "tech.toml: flagship: 'cost' must not be negative (got -8)",
+        "smuggling_or_interstellar_shipping: 'space_if_guild_2' refers to unknown space 'ix'",
+        "track.toml: shipping_track: 'steps[0].step' is 2, expected 1",
+        "track.toml: shipping_track: 'steps[1].step' is 3, expected 2",
+    ]
+    for fragment in expected:
+        assert any(fragment in m for m in found), (fragment, found)
+    assert len(found) == len(expected), found
 
 
 # --- the loader: files, folders and catalog.toml ---------------------------------------
@@ -475,8 +919,9 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def test_a_copy_of_the_real_card_db_loads(db: Path) -> None:
     catalog = load_catalog(db)
-    assert catalog.version == "base-2026.11.1"
+    assert catalog.version == "2026.11.2"
     assert len(catalog.spaces) == 22
+    assert len(load_catalog(db, ("base", "ix")).spaces) == 26
 
 
 def test_load_catalog_raises_with_every_problem(db: Path) -> None:
@@ -531,9 +976,35 @@ def test_a_record_in_the_wrong_set_folder_is_reported(db: Path) -> None:
 
 
 def test_an_unknown_or_missing_set_is_reported(db: Path) -> None:
+    shutil.rmtree(db / "ix")
     found = [str(p) for p in collect_problems(db, ("base", "uprising", "ix"))]
     assert "uprising/: unknown set 'uprising', expected one of: base, ix" in found
     assert "ix/: set folder not found" in found
+
+
+def test_ix_files_are_checked_like_base_files(db: Path) -> None:
+    (db / "ix" / "tech.toml").unlink()
+    (db / "ix" / "starter.toml").write_text("", encoding="utf-8")
+    edit(db / "ix" / "hagal.toml", 'space = "smuggling"', 'space = "smugglers_den"')
+    found = [str(p) for p in collect_problems(db, ("base", "ix"))]
+    assert "ix/tech.toml: file not found" in found
+    assert any(
+        m.startswith("ix/starter.toml: unexpected file (set 'ix' holds only:") for m in found
+    )
+    assert any(
+        m.startswith("ix/hagal.toml: smuggling_or_interstellar_shipping: 'space' refers to")
+        for m in found
+    )
+    assert "ix/tech.toml: set 'ix' has 0 Tech tiles, expected 18" in found
+
+
+def test_load_catalog_builds_the_new_kinds(db: Path) -> None:
+    catalog = load_catalog(db, ("base", "ix"))
+    assert catalog.cards["stilgar"].kind == "imperium"
+    assert catalog.cards["control_the_spice"].kind == "control_the_spice"
+    assert catalog.intrigue["tiebreaker"].types == ("combat", "endgame")
+    assert catalog.tech["flagship"].acquire_reward.vp == 1
+    assert [s.step for s in catalog.tracks["shipping_track"].steps] == [1, 2, 3]
 
 
 @pytest.mark.parametrize(
@@ -561,15 +1032,18 @@ def test_a_missing_card_db_folder_is_reported(tmp_path: Path) -> None:
 
 def test_cli_json_prints_the_counts_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--json"]) == 0
-    counts = json.loads(capsys.readouterr().out)
-    assert counts == {"base": {"spaces": 22, "hagal": 31, "leaders": 8, "conflicts": 18}}
+    assert json.loads(capsys.readouterr().out) == COUNTS
 
 
 def test_cli_text_prints_version_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
     out = capsys.readouterr().out
-    assert "card_db base-2026.11.1: no problems" in out
-    assert "base: 22 spaces, 31 House Hagal cards, 8 leaders, 18 conflicts" in out
+    assert "card_db 2026.11.2: no problems" in out
+    assert (
+        "base: 22 spaces, 31 House Hagal cards, 8 leaders, 18 conflicts, 67 Imperium cards, "
+        "10 starting-deck cards per player, 24 Reserve cards, 40 Intrigue cards"
+    ) in out
+    assert "1 Control the Spice card per player, 17 Intrigue cards, 18 Tech tiles, 1 track" in out
 
 
 def test_cli_prints_every_problem_and_exits_one(
@@ -601,9 +1075,68 @@ def test_python_dash_m_companion_cards_json_runs_as_a_program() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["base"] == {
-        "spaces": 22,
-        "hagal": 31,
-        "leaders": 8,
-        "conflicts": 18,
-    }
+    assert json.loads(result.stdout) == COUNTS
+
+
+# --- the Flask command: flask --app wsgi cards check [--json] ------------------------
+
+
+def flask_app(root: Path | None = None) -> Flask:
+    app = Flask("cards_cli_test")
+    if root is not None:
+        app.config["CARD_DB_PATH"] = str(root)
+    app.cli.add_command(cards_cli)
+    return app
+
+
+def test_flask_cards_check_json_prints_the_counts() -> None:
+    result = flask_app().test_cli_runner().invoke(args=["cards", "check", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == COUNTS
+
+
+def test_flask_cards_check_prints_the_counts_as_text() -> None:
+    result = flask_app().test_cli_runner().invoke(args=["cards", "check"])
+    assert result.exit_code == 0, result.output
+    assert "card_db 2026.11.2: no problems" in result.stdout
+    assert "ix: 4 spaces, 9 House Hagal cards, 6 leaders, 4 conflicts" in result.stdout
+
+
+def test_flask_cards_check_reads_the_apps_card_db_and_exits_one(db: Path) -> None:
+    edit(db / "ix" / "tech.toml", "cost = 8", "cost = -8")
+    (db / "base" / "reserve.toml").unlink()
+    result = flask_app(db).test_cli_runner().invoke(args=["cards", "check", "--json"])
+    assert result.exit_code == 1
+    problems = json.loads(result.stdout)["problems"]
+    assert "ix/tech.toml: flagship: 'cost' must not be negative (got -8)" in problems
+    assert "base/reserve.toml: file not found" in problems
+    assert "problem(s)" in result.stderr
+
+
+def test_flask_cards_check_root_option(db: Path) -> None:
+    edit(db / "base" / "intrigue.toml", 'types = ["combat"]', 'types = ["ambush"]')
+    result = flask_app().test_cli_runner().invoke(args=["cards", "check", "--root", str(db)])
+    assert result.exit_code == 1
+    assert "base/intrigue.toml: allied_armada: 'types[0]' is 'ambush'" in result.stdout
+
+
+def test_flask_command_line_runs_cards_check(tmp_path: Path) -> None:
+    """The real `flask --app ... cards check --json`, on an app that registers the group."""
+    (tmp_path / "cards_app.py").write_text(
+        "from flask import Flask\n"
+        "from companion.cards.cli import cards_cli\n"
+        "app = Flask(__name__)\n"
+        "app.cli.add_command(cards_cli)\n",
+        encoding="utf-8",
+    )
+    flask = Path(sys.executable).with_name("flask")
+    result = subprocess.run(
+        [str(flask), "--app", "cards_app", "cards", "check", "--json"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO}"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == COUNTS
