@@ -98,7 +98,27 @@ class CornerTheMarket:
     other: int = 0
 
 
-Action = PlaceAgent | Reveal | Choose | Voice | Adjust | SetControl | SetTiebreak | CornerTheMarket
+@dataclass(frozen=True, slots=True)
+class Acquire:
+    """A player bought this copy of a card; `move` confirms taking it from another player."""
+
+    house: str
+    card: str
+    copy: int
+    move: bool = False
+
+
+Action = (
+    PlaceAgent
+    | Reveal
+    | Choose
+    | Voice
+    | Adjust
+    | SetControl
+    | SetTiebreak
+    | CornerTheMarket
+    | Acquire
+)
 ACTION_TYPES: tuple[type[Action], ...] = (
     PlaceAgent,
     Reveal,
@@ -108,4 +128,5 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     SetControl,
     SetTiebreak,
     CornerTheMarket,
+    Acquire,
 )

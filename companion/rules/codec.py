@@ -17,7 +17,9 @@ from companion.rules.actions import ACTION_TYPES, Action, IllegalAction
 from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
 
 _BY_NAME: dict[str, type[Action]] = {t.__name__: t for t in ACTION_TYPES}
-_INT_FIELDS = {"delta", "spice", "solari", "water", "garrison", "own", "other"}
+_INT_FIELDS = {"delta", "spice", "solari", "water", "garrison", "own", "other", "copy"}
+_BOOL_FIELDS = {"move"}
+_OPTIONAL = {"reason", "other", "move"}
 
 
 def encode(action: Action) -> dict[str, Any]:
@@ -38,11 +40,14 @@ def decode(data: Mapping[str, Any]) -> Action:
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
-            if f.name in ("reason", "other"):
+            if f.name in _OPTIONAL:
                 continue
             raise IllegalAction(f"Missing {f.name}.")
         value = data[f.name]
-        if f.name in _INT_FIELDS:
+        if f.name in _BOOL_FIELDS:
+            if not isinstance(value, bool):
+                raise IllegalAction(f"{f.name} must be true or false.")
+        elif f.name in _INT_FIELDS:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise IllegalAction(f"{f.name} must be a whole number.")
         elif not isinstance(value, str):

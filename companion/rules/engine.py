@@ -18,6 +18,7 @@ from companion.rules import hagal
 from companion.rules.actions import (
     HUMAN_ADJUSTABLE,
     VP_REASONS,
+    Acquire,
     Action,
     Adjust,
     Choose,
@@ -35,6 +36,7 @@ from companion.rules.state import (
     MAX_INFLUENCE,
     TROOPS_PER_HOUSE,
     VP_TO_END,
+    Acquisition,
     ConflictSlot,
     Entry,
     GameState,
@@ -91,6 +93,7 @@ class Draft:
         self.ledger = list(s.ledger)
         self.log = list(s.log)
         self.end_reason = s.end_reason
+        self.acquisitions = list(s.acquisitions)
 
     def freeze(self) -> GameState:
         return GameState(
@@ -120,6 +123,7 @@ class Draft:
             ledger=tuple(self.ledger),
             log=tuple(self.log),
             end_reason=self.end_reason,
+            acquisitions=tuple(self.acquisitions),
         )
 
     # -- small helpers -------------------------------------------------------------------
@@ -427,6 +431,8 @@ def _apply(w: Draft, action: Action) -> None:
             _set_tiebreak(w, action)
         case CornerTheMarket():
             _corner_the_market(w, action)
+        case Acquire():
+            _acquire(w, action)
         case _:
             raise IllegalAction("Unknown action.")
     _run(w)
@@ -580,6 +586,7 @@ def _adjust(w: Draft, a: Adjust) -> None:
         w.put(a.house, **{a.field: new})
     else:
         raise IllegalAction("That number can't be corrected.")
+    _no_negative_vp(w)
     w.emit("adjust", a.house, field=a.field, delta=a.delta, reason=a.reason)
 
 
@@ -632,6 +639,52 @@ def _corner_the_market(w: Draft, a: CornerTheMarket) -> None:
     if not gained:
         w.ledger.append(VpEntry(a.house, 0, "endgame", w.round, "corner_the_market"))
     w.emit("corner_the_market", a.house, own=a.own, vp=gained)
+
+
+BUYABLE = ("imperium", "reserve")
+
+
+def _acquire(w: Draft, a: Acquire) -> None:
+    """Record a bought card; its Acquire effects the app tracks (VP, Influence) apply at
+    once: The Spice Must Flow's VP is kept even if the card is later trashed [FAQ]."""
+    if a.house not in w.houses or not w.houses[a.house].is_human:
+        raise IllegalAction("Only a player at the table buys cards.")
+    card = w.cat.cards.get(a.card)
+    if card is None or card.kind not in BUYABLE or card.set not in w.setup.sets:
+        raise IllegalAction("That card can't be bought in this game.")
+    if not isinstance(a.copy, int) or not 1 <= a.copy <= card.copies:
+        raise IllegalAction(f"{card.name} has copies 1 to {card.copies}.")
+    owner = next((x for x in w.acquisitions if x.card == a.card and x.copy == a.copy), None)
+    if owner is not None and owner.house == a.house:
+        raise IllegalAction(f"{w.houses[a.house].name} already has this {card.name}.")
+    if owner is not None and not a.move:
+        raise IllegalAction(
+            f"This {card.name} (copy {a.copy}) belongs to "
+            f"{w.houses[owner.house].name}: confirm to move it."
+        )
+    if w.prompt is not None and card.acquire_influence:
+        raise IllegalAction("First answer the question on screen.")
+    if owner is not None:
+        # A moved copy was recorded for the wrong player: take its effects back.
+        w.acquisitions.remove(owner)
+        w.gain_vp(owner.house, -card.acquire_vp, "card", card.id)
+        for faction, n in card.acquire_influence.items():
+            old = w.h(owner.house).inf(faction)
+            _set_influence(w, owner.house, faction, max(0, old - n))
+    w.acquisitions.append(Acquisition(a.house, a.card, a.copy, w.round))
+    w.emit("acquire", a.house, card=a.card, copy=a.copy, moved_from=owner.house if owner else None)
+    w.gain_vp(a.house, card.acquire_vp, "card", card.id)
+    for faction, n in card.acquire_influence.items():
+        old = w.h(a.house).inf(faction)
+        _set_influence(w, a.house, faction, min(MAX_INFLUENCE, old + n))
+    _no_negative_vp(w)
+
+
+def _no_negative_vp(w: Draft) -> None:
+    """A correction may not leave a house below 0 VP (the draft is then thrown away)."""
+    for house in w.houses.values():
+        if house.vp < 0:
+            raise IllegalAction(f"That would take {house.name} below 0 VP: correct VP first.")
 
 
 # -- prompts -----------------------------------------------------------------------------

@@ -131,6 +131,16 @@ class VpEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Acquisition:
+    """A physical card copy a player bought (recorded from its QR sticker or by hand)."""
+
+    house: str
+    card: str
+    copy: int
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
 class Entry:
     """One line of the game log: a structured fact the UI turns into a sentence."""
 
@@ -201,6 +211,7 @@ class GameState:
     ledger: tuple[VpEntry, ...]
     log: tuple[Entry, ...]
     end_reason: str | None
+    acquisitions: tuple[Acquisition, ...] = ()
 
     def house(self, house_id: str) -> House:
         for h in self.houses:
@@ -226,6 +237,13 @@ class GameState:
         if self.conflict is None:
             return 0
         return self.catalog.conflicts[self.conflict].level
+
+    def owner(self, card: str, copy: int) -> str | None:
+        """The house that bought this copy of a card, if any."""
+        for a in self.acquisitions:
+            if a.card == card and a.copy == copy:
+                return a.house
+        return None
 
     @property
     def last_entries(self) -> tuple[Entry, ...]:

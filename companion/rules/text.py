@@ -65,6 +65,7 @@ TEMPLATES: Mapping[str, str] = {
     "game_end": "The game ends: %(why)s",
     "alliance": "%(house)s takes the %(faction)s Alliance%(previous)s.",
     "exchange": "%(house)s spends %(paid)s %(resource)s for %(vp)s VP.",
+    "acquire": "%(house)s buys %(card)s (copy %(copy)s)%(moved)s.",
 }
 SKIP_REASONS = {
     "occupied": "the space is taken",
@@ -97,7 +98,7 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
         values["faction"] = FACTION_NAMES.get(str(d["faction"]), str(d["faction"]))
     if "card" in d:
         card = str(d["card"])
-        found = cat.hagal.get(card) or cat.conflicts.get(card)
+        found = cat.hagal.get(card) or cat.conflicts.get(card) or cat.cards.get(card)
         values["card"] = found.name if found else card
     kind = entry.kind
     if kind in ("setup", "recall"):
@@ -170,6 +171,9 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
             values["previous"] = f" (returned to the board by {name(previous)})"
         else:
             values["previous"] = f" from {name(previous)}" if previous else ""
+    elif kind == "acquire":
+        moved = d.get("moved_from")
+        values["moved"] = f", moved from {name(moved)}" if moved else ""
     elif kind == "set_control":
         values["house"] = name(entry.house)
     return TEMPLATES.get(kind, kind), values
