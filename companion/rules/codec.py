@@ -79,6 +79,11 @@ def vars_of(seat: SeatSetup) -> dict[str, str]:
 
 def decode_setup(data: Mapping[str, Any]) -> Setup:
     """Rebuild a setup; raise IllegalAction for malformed data."""
+    if not isinstance(data, Mapping):
+        raise IllegalAction("Malformed game setup: it must be an object.")
+    extra = set(data) - _SETUP_KEYS
+    if extra:
+        raise IllegalAction(f"Malformed game setup: unexpected {', '.join(sorted(extra))}.")
     try:
         options = data.get("options", {})
         known = {f.name for f in fields(Options)}
@@ -111,7 +116,12 @@ def decode_setup(data: Mapping[str, Any]) -> Setup:
         raise IllegalAction(f"Malformed game setup ({exc}).") from None
 
 
+_SETUP_KEYS = {"mode", "seed", "humans", "rivals", "difficulty", "first_player", "options", "sets"}
+
+
 def _seat(data: Mapping[str, Any]) -> SeatSetup:
+    if not isinstance(data, Mapping) or set(data) - {"name", "leader", "color"}:
+        raise IllegalAction("Malformed game setup: a seat has a name, a leader and a color.")
     values = [data["name"], data["leader"], data["color"]]
     if not all(isinstance(v, str) for v in values):
         raise IllegalAction("Seat names, leaders and colors must be text.")

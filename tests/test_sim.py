@@ -1,0 +1,231 @@
+"""The simulator (issue 2, "Simulator and benchmark"): its CLI report, and its invariant
+checker, which must itself catch a broken state of every kind it claims to check."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+
+import pytest
+
+from companion import sim
+from companion.rules.state import GameState
+from tests.rules.helpers import house, solo, two_player
+
+REPORT_KEYS = {
+    "games",
+    "mode",
+    "difficulty",
+    "seconds",
+    "games_per_second",
+    "rounds_mean",
+    "end_reasons",
+    "winners",
+    "rival_vp_mean",
+    "replay_ms_median",
+    "invariant_violations",
+}
+
+
+def run_json(capsys, *argv: str) -> tuple[int, dict[str, object]]:
+    code = sim.main([*argv, "--json"])
+    out = capsys.readouterr().out
+    lines = out.strip().splitlines()
+    assert len(lines) == 1, out
+    report = json.loads(lines[0])
+    assert isinstance(report, dict)
+    return code, report
+
+
+def test_solo_json_report(capsys):
+    code, report = run_json(
+        capsys, "--games", "5", "--mode", "solo", "--difficulty", "mercenary", "--seed", "3"
+    )
+    assert code == 0
+    assert set(report) >= REPORT_KEYS
+    assert report["games"] == 5
+    assert report["mode"] == "solo"
+    assert report["difficulty"] == "mercenary"
+    assert report["invariant_violations"] == 0
+    end_reasons = report["end_reasons"]
+    winners = report["winners"]
+    assert isinstance(end_reasons, dict) and isinstance(winners, dict)
+    assert sum(end_reasons.values()) == 5
+    assert sum(winners.values()) == 5
+    assert set(winners) <= {"p1", "r1", "r2", "tie"}
+    assert isinstance(report["rival_vp_mean"], float | int)
+
+
+def test_two_player_json_report(capsys):
+    code, report = run_json(capsys, "--games", "5", "--mode", "2p", "--seed", "3")
+    assert code == 0
+    assert set(report) >= REPORT_KEYS
+    assert report["mode"] == "2p"
+    assert report["difficulty"] is None
+    assert report["rival_vp_mean"] is None  # House Hagal scores no VP
+    assert report["invariant_violations"] == 0
+    winners = report["winners"]
+    assert isinstance(winners, dict)
+    assert set(winners) <= {"p1", "p2", "tie"}
+
+
+def test_the_same_seed_gives_the_same_games(capsys):
+    argv = ("--games", "3", "--mode", "solo", "--difficulty", "kwisatz", "--seed", "11", "--brutal")
+    _, first = run_json(capsys, *argv)
+    _, second = run_json(capsys, *argv)
+    for key in ("rounds_mean", "end_reasons", "winners", "rival_vp_mean"):
+        assert first[key] == second[key]
+
+
+def test_the_text_report_lists_the_same_keys(capsys):
+    assert sim.main(["--games", "2", "--mode", "2p", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    for key in REPORT_KEYS:
+        assert f"{key}:" in out
+
+
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_fewer_than_one_game_is_a_usage_error(capsys, games):
+    assert sim.main(["--games", games, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "--games" in captured.err
+
+
+def test_a_violated_invariant_makes_the_exit_status_non_zero(capsys, monkeypatch):
+    monkeypatch.setattr(sim, "invariants", lambda state: ["broken on purpose"])
+    code, report = run_json(capsys, "--games", "1", "--mode", "solo", "--seed", "1")
+    assert code == 1
+    assert isinstance(report["invariant_violations"], int)
+    assert report["invariant_violations"] > 0
+
+
+# -- the checker catches what it claims to check ---------------------------------------
+
+
+def mid_solo() -> GameState:
+    """A solo game at the human's first Agent turn: both Rivals have placed an Agent."""
+    return solo("mentat")
+
+
+def mid_two_player() -> GameState:
+    return two_player()
+
+
+def with_houses(state: GameState, **changes: dict[str, object]) -> GameState:
+    for house_id, values in changes.items():
+        state = house(state, house_id, **values)
+    return state
+
+
+Break = Callable[[], GameState]
+BROKEN: dict[str, tuple[Break, str]] = {
+    "vp-differs-from-ledger": (
+        lambda: house(mid_solo(), "r1", vp=3),
+        "r1 VP 3 != ledger 0",
+    ),
+    "negative-spice": (
+        lambda: house(mid_solo(), "r2", spice=-1),
+        "r2 has a negative count",
+    ),
+    "negative-placed": (
+        lambda: house(mid_solo(), "p1", placed=-1),
+        "p1 has a negative count",
+    ),
+    "more-troops-than-a-house-has": (
+        lambda: house(mid_solo(), "r1", garrison=8, troops=5),
+        "r1 has more than 12 troops",
+    ),
+    "influence-out-of-range": (
+        lambda: house(mid_solo(), "p1", influence=(0, 7, 0, 0)),
+        "p1 influence out of range",
+    ),
+    "more-agents-placed-than-owned": (
+        lambda: house(mid_solo(), "r1", placed=3),
+        "r1 placed more Agents than it has",
+    ),
+    "four-agents": (
+        lambda: house(mid_solo(), "p1", agents=4),
+        "p1 has 4 Agents",
+    ),
+    "house-hagal-with-resources": (
+        lambda: house(mid_two_player(), "hagal", solari=2),
+        "House Hagal holds VP or resources",
+    ),
+    "human-with-tracked-resources": (
+        lambda: house(mid_solo(), "p1", water=1),
+        "p1 has tracked resources",
+    ),
+    "rival-keeps-resources-to-exchange": (
+        lambda: house(mid_solo(), "r2", intrigue=3),
+        "r2 kept 3 intrigue unconverted",
+    ),
+    "influence-vp-missing": (
+        lambda: house(mid_solo(), "p1", influence=(2, 0, 0, 0)),
+        "p1 influence VP 0 != tracks at 2+ 1",
+    ),
+    "alliance-vp-missing": (
+        lambda: replace(
+            house(mid_solo(), "r1", influence=(0, 0, 0, 4)), alliances={"fremen": "r1"}
+        ),
+        "r1 alliance VP 0 != alliances held 1",
+    ),
+    "alliance-holder-below-four": (
+        lambda: replace(mid_solo(), alliances={"emperor": "r2"}),
+        "r2 holds the emperor Alliance with 0 Influence",
+    ),
+    "alliance-unclaimed": (
+        lambda: house(mid_solo(), "r2", influence=(0, 0, 4, 0)),
+        "nobody holds the bene_gesserit Alliance",
+    ),
+    "agents-placed-but-space-empty": (
+        lambda: replace(mid_solo(), occupants={}),
+        "2 Agents placed but 0 spaces occupied",
+    ),
+    "two-houses-hold-the-mentat": (
+        lambda: with_houses(mid_solo(), p1={"mentat": True}, r2={"mentat": True}),
+        "more than one house holds the Mentat",
+    ),
+    "hagal-card-removed": (
+        lambda: replace(mid_solo(), hagal_deck=mid_solo().hagal_deck[1:]),
+        "House Hagal cards not conserved",
+    ),
+    "hagal-card-duplicated": (
+        lambda: replace(mid_solo(), hagal_discard=(*mid_solo().hagal_discard, "reshuffle")),
+        "House Hagal cards not conserved",
+    ),
+    "conflict-card-lost": (
+        lambda: replace(mid_solo(), conflict_deck=mid_solo().conflict_deck[1:]),
+        "Conflict cards not conserved",
+    ),
+    "conflict-card-repeated": (
+        lambda: replace(
+            mid_solo(),
+            conflict_deck=mid_solo().conflict_deck[1:],
+            conflicts_done=mid_solo().conflicts_done * 2,
+        ),
+        "Conflict cards not conserved",
+    ),
+    "negative-bonus-spice": (
+        lambda: replace(mid_solo(), bonus_spice={**mid_solo().bonus_spice, "the_great_flat": -1}),
+        "negative bonus spice",
+    ),
+    "house-hagal-controls-a-space": (
+        lambda: replace(mid_two_player(), control={"carthag": "hagal"}),
+        "House Hagal controls carthag",
+    ),
+}
+
+
+@pytest.mark.parametrize("state", [mid_solo(), mid_two_player()], ids=["solo", "2p"])
+def test_a_sound_state_has_no_violations(state):
+    assert sim.invariants(state) == []
+
+
+@pytest.mark.parametrize(("build", "expected"), BROKEN.values(), ids=BROKEN.keys())
+def test_the_checker_catches_a_broken_state(build, expected):
+    state = build()
+    found = sim.invariants(state)
+    assert any(expected in line for line in found), found
+    assert all(line.startswith(f"seed {state.setup.seed} step {state.step}: ") for line in found)
