@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from companion.rules.actions import (
+    Acquire,
     Action,
     Adjust,
     Choose,
@@ -84,6 +85,9 @@ def action_from(form: Mapping[str, str]) -> Action:
             _int(form, "water"),
             _int(form, "garrison"),
         )
+    if kind == "acquire":
+        return Acquire(_text(form, "house"), _text(form, "card"), _int(form, "copy"),
+                       _flag(form, "move"))
     if kind == "corner":
         return CornerTheMarket(_text(form, "house"), _int(form, "own"), _int(form, "other", 0))
     raise IllegalAction("Unknown action.")

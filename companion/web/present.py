@@ -186,6 +186,7 @@ class Page:
     ledger: dict[str, list[tuple[int, str, int, str]]]
     influence: list[dict[str, object]]
     swordmaster_round: int | None
+    purchases: dict[str, list[tuple[str, int, str, int]]]
     fields: tuple[tuple[str, str], ...] = HOUSE_FIELDS
     factions: tuple[tuple[str, str], ...] = tuple((f, FACTION_NAMES[f]) for f in FACTIONS)
 
@@ -438,4 +439,15 @@ def page(view: GameView) -> Page:
         ledger=ledger,
         influence=_influence(state),
         swordmaster_round=swordmaster_round(state.setup),
+        purchases=_purchases(state),
     )
+
+
+def _purchases(state: GameState) -> dict[str, list[tuple[str, int, str, int]]]:
+    """Each player's bought cards: name, copy, Acquire reminder, round."""
+    out: dict[str, list[tuple[str, int, str, int]]] = {h.id: [] for h in state.humans}
+    for a in state.acquisitions:
+        card = state.catalog.cards.get(a.card)
+        if card is not None and a.house in out:
+            out[a.house].append((card.name, a.copy, card.acquire, a.round))
+    return out
