@@ -7,13 +7,14 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from companion.web import games
+from companion.web import cards, games
 from companion.web.htmx import add_vary
 
 
 def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
     app.register_blueprint(games.bp)
+    app.register_blueprint(cards.bp)
     app.after_request(add_vary)
     app.after_request(_security_headers)
 

@@ -86,8 +86,9 @@ def action_from(form: Mapping[str, str]) -> Action:
             _int(form, "garrison"),
         )
     if kind == "acquire":
-        return Acquire(_text(form, "house"), _text(form, "card"), _int(form, "copy"),
-                       _flag(form, "move"))
+        return Acquire(
+            _text(form, "house"), _text(form, "card"), _int(form, "copy"), _flag(form, "move")
+        )
     if kind == "corner":
         return CornerTheMarket(_text(form, "house"), _int(form, "own"), _int(form, "other", 0))
     raise IllegalAction("Unknown action.")

@@ -1,0 +1,581 @@
+"""Search the rules lookup: a normalized index built once, queried on every keystroke.
+
+`SearchIndex(catalog)` turns every record of `index.entries(catalog)` into an `Item`:
+labelled texts (the record's own words plus facts written out from its fields, such as
+"Cost: 2 water" or a Conflict's rewards), each folded by `normalize` (NFKD, accents
+stripped, casefolded, number words as digits), and the values the filters compare.
+`SearchIndex.search(query)` ranks name matches first, then phrase matches in the text,
+then items holding every word; a word matches the start of a word ("infiltrat" finds
+Infiltration), and only when nothing matches that way does it match inside words.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from companion.cards.index import KIND_NAMES, Entry, entries
+from companion.rules.catalog import (
+    FACTION_NAMES,
+    CardDef,
+    Catalog,
+    ConflictDef,
+    HagalCardDef,
+    IntrigueDef,
+    LeaderDef,
+    Resources,
+    Reward,
+    SpaceDef,
+    TechDef,
+    TrackDef,
+)
+
+# The labels people know the Agent icons, sets and Intrigue types by.
+ICON_NAMES: Final[Mapping[str, str]] = {
+    **FACTION_NAMES,
+    "landsraad": "Landsraad",
+    "city": "City",
+    "spice_trade": "Spice Trade",
+}
+SET_NAMES: Final[Mapping[str, str]] = {"base": "Base game", "ix": "Rise of Ix"}
+INTRIGUE_TYPE_NAMES: Final[Mapping[str, str]] = {
+    "plot": "Plot",
+    "combat": "Combat",
+    "endgame": "Endgame",
+}
+LEVELS: Final[tuple[int, ...]] = (1, 2, 3)
+ROMAN: Final[Mapping[int, str]] = {1: "I", 2: "II", 3: "III"}
+PLAYERS_NAMES: Final[Mapping[str, str]] = {
+    "1P": "Solo games only (1P)",
+    "2P": "Two-player games only (2P)",
+    "both": "Solo and two-player games",
+}
+# Kinds whose ids share the card namespace (validate.ID_NAMESPACES["cards"]): `/c/<id>`.
+CARD_NAMESPACE: Final[tuple[str, ...]] = (
+    "leader",
+    "conflict",
+    "imperium",
+    "starter",
+    "reserve",
+    "control_the_spice",
+    "intrigue",
+    "tech",
+)
+# Player colours in the box: a per-player card (starting deck, Control the Spice) exists
+# once per colour for each of its `copies`.
+PLAYER_COLOURS: Final[int] = 4
+MAX_QUERY: Final[int] = 200
+MAX_NUMBER: Final[int] = 99
+
+_NUMBER_WORDS: Final[Mapping[str, str]] = {
+    word: str(n)
+    for n, word in enumerate(
+        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    )
+}
+_APOSTROPHES: Final = str.maketrans("", "", "'\u2019\u02bc")
+_WORD: Final = re.compile(r"[^\W_]+")
+# Separates a record's texts in the haystack: a phrase never runs from one into the next.
+_SEP: Final[str] = " | "
+
+
+def normalize(text: str) -> str:
+    """Fold text for matching: accents stripped, casefolded, words split on anything else.
+
+    >>> normalize("  Ça, c'est  DEUX Épices!")
+    'ca cest deux epices'
+    >>> normalize("Gain TWO water")
+    'gain 2 water'
+    """
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    words = _WORD.findall(plain.casefold().translate(_APOSTROPHES))
+    return " ".join(_NUMBER_WORDS.get(w, w) for w in words)
+
+
+# --- facts written out from the typed fields ------------------------------------------
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 troop', '2 troops'."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def resources_text(r: Resources, empty: str = "free") -> str:
+    """'2 Solari, 1 spice'; `empty` when there is nothing."""
+    parts = [
+        f"{n} {label}"
+        for n, label in ((r.solari, "Solari"), (r.spice, "spice"), (r.water, "water"))
+        if n
+    ]
+    return ", ".join(parts) or empty
+
+
+def reward_text(r: Reward, names: Mapping[str, str] | None = None) -> str:
+    """A reward in words: '1 VP, 2 water, control of Arrakeen'."""
+    parts: list[str] = []
+    if r.vp:
+        parts.append(plural(r.vp, "Victory Point"))
+    if r.influence:
+        if r.influence_factions > 1:
+            parts.append(
+                f"+{r.influence} Influence with each of {r.influence_factions} different Factions"
+            )
+        else:
+            parts.append(f"+{r.influence} Influence with one Faction of your choice")
+    for n, label in ((r.solari, "Solari"), (r.spice, "spice"), (r.water, "water")):
+        if n:
+            parts.append(f"{n} {label}")
+    if r.intrigue:
+        parts.append(plural(r.intrigue, "Intrigue card"))
+    if r.troops:
+        parts.append(f"recruit {plural(r.troops, 'troop')}")
+    if r.freighter:
+        parts.append(plural(r.freighter, "Freighter move"))
+    if r.control:
+        parts.append(f"control of {(names or {}).get(r.control, r.control)}")
+    if r.mentat:
+        parts.append("the Mentat")
+    if r.trash:
+        parts.append("trash a card")
+    if r.choose:
+        options = " or ".join(reward_text(o, names) for o in r.options)
+        parts.append(f"choose {r.choose}: {options}")
+    for offer in r.offers:
+        parts.append(
+            f"you may pay {resources_text(offer.cost)} for {plural(offer.vp, 'Victory Point')}"
+        )
+    return ", ".join(parts) or "nothing"
+
+
+def hagal_facts(h: HagalCardDef, names: Mapping[str, str]) -> list[str]:
+    """What a House Hagal card makes the Rival do, one short sentence each."""
+    facts: list[str] = []
+
+    def gains(influence: str | None, freighter: int) -> list[str]:
+        found = [f"+1 {FACTION_NAMES[influence]} Influence"] if influence else []
+        return found + ([plural(freighter, "Freighter move")] if freighter else [])
+
+    if h.reshuffle:
+        facts.append("Reshuffle every House Hagal card into a new deck, then reveal again.")
+    elif h.harvest:
+        facts.append("Sends the Agent to a maker space with bonus spice (see below).")
+    elif h.space and h.space_if_guild_2:
+        # The two dual cards: each half has its own space and gains (FAQ, "Rivals").
+        low = [f"sends the Agent to {names.get(h.space, h.space)}"]
+        low += gains(h.influence, h.freighter)
+        high = [f"sends it to {names.get(h.space_if_guild_2, h.space_if_guild_2)}"]
+        high += gains(h.influence_if_guild_2, h.freighter_if_guild_2)
+        facts.append("With 0 or 1 Spacing Guild Influence: " + "; ".join(low) + ".")
+        facts.append("With 2 or more Spacing Guild Influence: " + "; ".join(high) + ".")
+    elif h.space:
+        facts.append(f"Sends the Agent to {names.get(h.space, h.space)}.")
+    if not h.space_if_guild_2:
+        facts += [f"{g}." for g in gains(h.influence, h.freighter)]
+    if h.troops:
+        facts.append(f"Recruit {plural(h.troops, 'troop')}.")
+    if h.signet:
+        facts.append("Signet Ring: the Rival uses its Leader's Signet ability (solo).")
+    if h.dreadnought:
+        facts.append(f"Commission {plural(h.dreadnought, 'dreadnought')}.")
+    if h.acquire_tech:
+        discount = f" with {h.tech_discount} spice off" if h.tech_discount else ""
+        facts.append(f"Acquire a Tech tile{discount}.")
+    if h.negotiator:
+        facts.append(f"If it can't afford a tile: {plural(h.negotiator, 'Negotiator')} on Ix.")
+    facts.append(f"Combat bonus: {plural(h.swords, 'sword')}.")
+    return facts
+
+
+def space_facts(s: SpaceDef) -> list[str]:
+    """A board space's cost, requirements and Rise of Ix icons in words."""
+    facts = [f"Cost: {s.cost_note or resources_text(s.cost)}."]
+    for faction, n in s.requires_influence.items():
+        facts.append(f"Needs {n} {FACTION_NAMES.get(faction, faction)} Influence.")
+    if s.combat:
+        facts.append("Combat space.")
+    if s.maker:
+        facts.append(f"Maker space: {s.base_spice} base spice, plus any bonus spice.")
+    if s.control_bonus is not None:
+        facts.append(f"Control bonus: {resources_text(s.control_bonus)}.")
+    if s.once_per_game:
+        facts.append("Once per game.")
+    if s.freighter:
+        facts.append(f"{plural(s.freighter, 'Freighter move')}.")
+    if s.dreadnought:
+        facts.append(f"Commission {plural(s.dreadnought, 'dreadnought')}.")
+    if s.acquire_tech:
+        discount = f" with {s.tech_discount} spice off" if s.tech_discount else ""
+        facts.append(f"Acquire Tech{discount}.")
+    if s.negotiator:
+        facts.append(f"{plural(s.negotiator, 'Negotiator')}.")
+    return facts
+
+
+# --- the index ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One labelled text of an item, as written and as folded for matching."""
+
+    label: str
+    text: str
+    folded: str
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One record of the catalog, ready to match and filter."""
+
+    entry: Entry
+    order: int
+    name: str  # normalized, padded with a space on the left
+    texts: tuple[Text, ...]
+    haystack: str  # name and texts, normalized, space-padded, joined by _SEP
+    summary: Text | None
+    factions: frozenset[str] = frozenset()
+    icons: frozenset[str] = frozenset()
+    cost: int | None = None
+    intrigue_types: frozenset[str] = frozenset()
+    level: int | None = None
+    rival_tech: bool = False
+    copies: int = 1
+
+    @property
+    def kind(self) -> str:
+        return self.entry.kind
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """A search: the words typed and the filters set (None: no filter)."""
+
+    text: str = ""
+    set: str | None = None
+    kind: str | None = None
+    faction: str | None = None
+    icon: str | None = None
+    cost_min: int | None = None
+    cost_max: int | None = None
+    intrigue_type: str | None = None
+    level: int | None = None
+    rival_tech: bool = False
+
+    @property
+    def filtered(self) -> bool:
+        return any(
+            v is not None
+            for v in (
+                self.set,
+                self.kind,
+                self.faction,
+                self.icon,
+                self.cost_min,
+                self.cost_max,
+                self.intrigue_type,
+                self.level,
+            )
+        ) or bool(self.rival_tech)
+
+    @property
+    def empty(self) -> bool:
+        return not normalize(self.text) and not self.filtered
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A matching item, how well it matched (lower is better), and the text that matched."""
+
+    item: Item
+    tier: int
+    text: Text | None
+
+    @property
+    def loose(self) -> bool:
+        """True when the words are all there, but not together and not in the name."""
+        return self.tier >= TIER_EVERY_WORD
+
+
+TIER_NAME_EXACT: Final[int] = 0
+TIER_NAME_START: Final[int] = 1
+TIER_NAME_PHRASE: Final[int] = 2
+TIER_NAME_WORDS: Final[int] = 3
+TIER_TEXT_PHRASE: Final[int] = 4
+TIER_EVERY_WORD: Final[int] = 5
+TIER_INSIDE_WORDS: Final[int] = 6
+
+
+def _choice(value: str | None, allowed: Mapping[str, str] | tuple[str, ...]) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    return value if value in allowed else None
+
+
+def _number(value: str | None, allowed: tuple[int, ...] | None = None) -> int | None:
+    if value is None:
+        return None
+    value = value.strip()
+    if not value.isascii() or not value.isdigit() or len(value) > 3:
+        return None
+    n = int(value)
+    if allowed is not None and n not in allowed:
+        return None
+    return n if n <= MAX_NUMBER else None
+
+
+def parse_query(args: Mapping[str, str]) -> Query:
+    """A Query from request arguments; anything unknown or malformed is simply ignored."""
+    return Query(
+        text=(args.get("q") or "")[:MAX_QUERY],
+        set=_choice(args.get("set"), SET_NAMES),
+        kind=_choice(args.get("kind"), KIND_NAMES),
+        faction=_choice(args.get("faction"), FACTION_NAMES),
+        icon=_choice(args.get("icon"), ICON_NAMES),
+        cost_min=_number(args.get("cost_min")),
+        cost_max=_number(args.get("cost_max")),
+        intrigue_type=_choice(args.get("type"), INTRIGUE_TYPE_NAMES),
+        level=_number(args.get("level"), LEVELS),
+        rival_tech=(args.get("rival") or "").strip().lower() in ("1", "on", "true", "yes"),
+    )
+
+
+def query_args(query: Query) -> dict[str, str]:
+    """The request arguments that give back this query (for links and the form)."""
+    args: dict[str, str] = {}
+    pairs: tuple[tuple[str, object], ...] = (
+        ("q", query.text),
+        ("set", query.set),
+        ("kind", query.kind),
+        ("faction", query.faction),
+        ("icon", query.icon),
+        ("cost_min", query.cost_min),
+        ("cost_max", query.cost_max),
+        ("type", query.intrigue_type),
+        ("level", query.level),
+        ("rival", "1" if query.rival_tech else None),
+    )
+    for key, value in pairs:
+        if value is not None and value != "":
+            args[key] = str(value)
+    return args
+
+
+def _text(label: str, text: str) -> Text:
+    return Text(label, text, " " + normalize(text))
+
+
+def _texts(e: Entry, names: Mapping[str, str]) -> list[Text]:
+    r = e.record
+    found: list[tuple[str, str]] = []
+    if isinstance(r, CardDef):
+        if r.cost is not None:
+            found.append(("Cost", f"{r.cost} Persuasion"))
+        found.append(("Agent", r.agent))
+        reveal = [f"+{r.persuasion} Persuasion"] if r.persuasion else []
+        reveal += [f"+{plural(r.swords, 'sword')}"] if r.swords else []
+        found.append(("Reveal", " ".join([*(s + "." for s in reveal), r.reveal]).strip()))
+        found.append(("Acquire", r.acquire))
+        found.append(("Rules", r.special))
+        facts = [FACTION_NAMES[f] for f in r.factions]
+        facts += [f"{ICON_NAMES[i]} icon" for i in r.icons]
+        facts += ["Infiltration"] if r.infiltration else []
+        facts += ["Unload"] if r.unload else []
+        found.append(("Icons", ", ".join(facts)))
+    elif isinstance(r, IntrigueDef):
+        found += [("Plot", r.plot), ("Combat", r.combat), ("Endgame", r.endgame)]
+        found.append(("Type", ", ".join(INTRIGUE_TYPE_NAMES[t] for t in r.types)))
+    elif isinstance(r, ConflictDef):
+        found.append(("1st", reward_text(r.first, names)))
+        found.append(("2nd", reward_text(r.second, names)))
+        found.append(("3rd", reward_text(r.third, names)))
+        found.append(("Level", f"Conflict {ROMAN[r.level]}"))
+    elif isinstance(r, LeaderDef):
+        found.append(("Signet", f"{r.signet_name}: {r.signet_text}"))
+        found.append(("Ability", f"{r.ability_name}: {r.ability_text}"))
+        found.append(("As a Rival", r.rival_explanation))
+    elif isinstance(r, TechDef):
+        found.append(("Cost", f"{r.cost} spice"))
+        found.append(("Acquire", r.acquire))
+        found.append(("Ability", r.ability))
+        found.append(("Rival", r.rival_rule))
+        found.append(("Mark", "Rivals may acquire it" if r.hagal_ok else ""))
+    elif isinstance(r, SpaceDef):
+        found.append(("Effects", r.effects))
+        found.append(("Space", " ".join(space_facts(r))))
+        icon = ICON_NAMES[r.icon]
+        found.append(("Icon", f"{icon} icon" + (" Faction space" if r.faction else "")))
+    elif isinstance(r, TrackDef):
+        found.append(("Effects", r.effects))
+        found += [(f"Step {s.step}", s.effects) for s in r.steps]
+        found.append(("Rival", r.rival_rule))
+    elif isinstance(r, HagalCardDef):
+        found.append(("Card", " ".join(hagal_facts(r, names))))
+    found.append(("Explanation", e.explanation))
+    return [_text(label, text) for label, text in found if text]
+
+
+def _summary(e: Entry, texts: list[Text]) -> Text | None:
+    """The text a result row shows when the name is what matched."""
+    prefer = {
+        "imperium": ("Agent", "Reveal", "Rules"),
+        "starter": ("Agent", "Reveal"),
+        "reserve": ("Agent", "Reveal", "Acquire"),
+        "control_the_spice": ("Agent", "Reveal"),
+        "intrigue": ("Plot", "Combat", "Endgame"),
+        "conflict": ("1st",),
+        "leader": ("Signet",),
+        "tech": ("Ability",),
+        "space": ("Effects",),
+        "track": ("Effects",),
+        "hagal": ("Card",),
+    }.get(e.kind, ())
+    for label in prefer:
+        for t in texts:
+            if t.label == label:
+                return t
+    return texts[0] if texts else None
+
+
+def _item(e: Entry, order: int, names: Mapping[str, str]) -> Item:
+    texts = _texts(e, names)
+    name = " " + normalize(e.name)
+    haystack = _SEP.join([name, *(t.folded for t in texts)])
+    r = e.record
+    extra: dict[str, object] = {}
+    if isinstance(r, CardDef):
+        per_player = PLAYER_COLOURS if r.per_player else 1
+        extra = {
+            "factions": frozenset(r.factions),
+            "icons": frozenset(r.icons),
+            "cost": r.cost,
+            "copies": r.copies * per_player,
+        }
+    elif isinstance(r, SpaceDef):
+        extra = {
+            "factions": frozenset([r.faction] if r.faction else []),
+            "icons": frozenset([r.icon]),
+        }
+    elif isinstance(r, HagalCardDef):
+        found = {r.influence, r.influence_if_guild_2} - {None}
+        extra = {"factions": frozenset(str(f) for f in found), "copies": r.copies}
+    elif isinstance(r, IntrigueDef):
+        extra = {"intrigue_types": frozenset(r.types), "copies": r.copies}
+    elif isinstance(r, ConflictDef):
+        extra = {"level": r.level}
+    elif isinstance(r, TechDef):
+        extra = {"rival_tech": r.hagal_ok}
+    return Item(
+        entry=e,
+        order=order,
+        name=name,
+        texts=tuple(texts),
+        haystack=haystack,
+        summary=_summary(e, texts),
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def _passes(item: Item, q: Query) -> bool:
+    if q.set is not None and item.entry.set != q.set:
+        return False
+    if q.kind is not None and item.kind != q.kind:
+        return False
+    if q.faction is not None and q.faction not in item.factions:
+        return False
+    if q.icon is not None and q.icon not in item.icons:
+        return False
+    if q.cost_min is not None or q.cost_max is not None:
+        if item.cost is None:
+            return False
+        if q.cost_min is not None and item.cost < q.cost_min:
+            return False
+        if q.cost_max is not None and item.cost > q.cost_max:
+            return False
+    if q.intrigue_type is not None and q.intrigue_type not in item.intrigue_types:
+        return False
+    if q.level is not None and item.level != q.level:
+        return False
+    return not (q.rival_tech and not item.rival_tech)
+
+
+def _first_text(item: Item, needles: list[str]) -> Text | None:
+    for t in item.texts:
+        if all(n in t.folded for n in needles):
+            return t
+    for t in item.texts:
+        if needles and needles[0] in t.folded:
+            return t
+    return item.summary
+
+
+def _tier(item: Item, phrase: str, words: list[str]) -> tuple[int, Text | None] | None:
+    """How `phrase` (and its `words`, each space-prefixed) match the item, if they do."""
+    name = item.name
+    if name == phrase:
+        return TIER_NAME_EXACT, item.summary
+    if name.startswith(phrase):
+        return TIER_NAME_START, item.summary
+    if phrase in name:
+        return TIER_NAME_PHRASE, item.summary
+    if all(w in name for w in words):
+        return TIER_NAME_WORDS, item.summary
+    if phrase in item.haystack:
+        return TIER_TEXT_PHRASE, _first_text(item, [phrase])
+    if all(w in item.haystack for w in words):
+        return TIER_EVERY_WORD, _first_text(item, words)
+    return None
+
+
+@dataclass(slots=True)
+class SearchIndex:
+    """Every record of a catalog, normalized once, searchable and filterable."""
+
+    catalog: Catalog
+    items: tuple[Item, ...] = ()
+    by_key: dict[tuple[str, str], Item] = field(default_factory=dict)
+    by_card_id: dict[str, Item] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        names = {s.id: s.name for s in self.catalog.spaces.values()}
+        order = {kind: n for n, kind in enumerate(KIND_NAMES)}
+        listed = sorted(
+            entries(self.catalog), key=lambda e: (order[e.kind], normalize(e.name), e.id)
+        )
+        self.items = tuple(_item(e, n, names) for n, e in enumerate(listed))
+        self.by_key = {(i.kind, i.id): i for i in self.items}
+        self.by_card_id = {i.id: i for i in self.items if i.kind in CARD_NAMESPACE}
+
+    def get(self, kind: str, item_id: str) -> Item | None:
+        """The item of this kind and id, or None."""
+        return self.by_key.get((kind, item_id))
+
+    def search(self, query: Query) -> list[Hit]:
+        """Items passing the filters and matching the words, best first."""
+        candidates = [i for i in self.items if _passes(i, query)]
+        folded = normalize(query.text)
+        if not folded:
+            return [Hit(i, TIER_NAME_EXACT, i.summary) for i in candidates]
+        phrase = " " + folded
+        words = [" " + w for w in dict.fromkeys(folded.split())]
+        hits: list[Hit] = []
+        for item in candidates:
+            found = _tier(item, phrase, words)
+            if found is not None:
+                hits.append(Hit(item, found[0], found[1]))
+        if not hits:
+            # Nothing starts a word with what was typed: look inside words ("ater").
+            inner = [w.strip() for w in words]
+            for item in candidates:
+                if all(w in item.haystack for w in inner):
+                    hits.append(Hit(item, TIER_INSIDE_WORDS, _first_text(item, inner)))
+        hits.sort(key=lambda h: (h.tier, h.item.order))
+        return hits

@@ -1,0 +1,304 @@
+"""Benchmark the rules lookup's search (issue 4, item 5): p99 under 20 ms per request.
+
+    .venv/bin/python scripts/bench_search.py                 # a table, with the target
+    .venv/bin/python scripts/bench_search.py --json          # one JSON object
+    .venv/bin/python scripts/bench_search.py --via client    # Flask test client, no server
+    .venv/bin/python scripts/bench_search.py --rounds 5 --strict
+
+What it does:
+
+1. Builds a few hundred varied searches from the catalog itself, the same on every run
+   (seeded): full names, name prefixes and partial words ("infiltrat", "gesser"), effect
+   text (fixed phrases such as "2 water" and word runs taken from the items' own texts),
+   filters alone and with words, the empty search, and junk.
+2. Sends each one as the instant search does: GET /cards?... with `HX-Request: true`, which
+   answers the results fragment (at most 60 rows). A sample also goes without htmx, for the
+   full page, and "show all" asks for every row of the empty search (the button under a
+   long list, 236 rows).
+3. By default through a real waitress server on 127.0.0.1 (a free port, in a thread of
+   this process) with one keep-alive connection and one request at a time; `--via client`
+   uses the Flask test client instead. One warm-up round, then `--rounds` measured rounds
+   (bounded: at most `--seconds`). A request's latency is the wall time from sending it
+   to having read the whole body.
+
+The target (p99 under 20 ms) is checked over the instant-search requests: every category
+but "full page" and "show all", which are reported beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import logging
+import random
+import statistics
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from waitress import create_server
+
+from companion import create_app
+from companion.cards import default_root
+from companion.cards.search import ICON_NAMES, INTRIGUE_TYPE_NAMES, SET_NAMES, normalize
+from companion.rules.catalog import FACTION_NAMES
+from companion.web.cards import load_lookup
+
+P99_TARGET_MS = 20.0
+CONFIG = {
+    "TESTING": True,
+    "SQLALCHEMY_DATABASE_URI": "sqlite://",
+    "SECRET_KEY": "bench",
+    "WTF_CSRF_ENABLED": False,
+}
+HX = {"HX-Request": "true"}
+PARTIAL_WORDS = (
+    "infiltrat",
+    "gesser",
+    "harv",
+    "sardau",
+    "dread",
+    "negot",
+    "freight",
+    "ixian",
+    "swordm",
+    "allian",
+    "persuas",
+    "reshuf",
+    "intrig",
+    "contro",
+    "arrak",
+    "gurn",
+    "spice mu",
+    "the sp",
+    "emp",
+    "a",
+)
+EFFECT_PHRASES = (
+    "2 water",
+    "SPICE must",
+    "draw 1 card",
+    "recruit 2 troops",
+    "trash a card",
+    "victory point",
+    "two water",
+    "+1 influence",
+    "deploy",
+    "signet",
+    "high council",
+    "Mentat",
+    "Gürney",
+    "FREMEN alliance",
+    "water spice solari",
+)
+JUNK = (
+    "zzzzqq",
+    "<script>",
+    "%%%",
+    "\u200b\u0301",
+    "x" * 200,
+    "1 2 3 4 5 6 7 8 9",
+    "'\"",
+    "ǅ ß ﬁ",
+)
+INSTANT = (
+    "name",
+    "prefix",
+    "partial word",
+    "effect text",
+    "filters",
+    "filters+words",
+    "empty",
+    "junk",
+)
+
+
+def searches(
+    catalog_names: Sequence[str], texts: Sequence[str], seed: int
+) -> list[tuple[str, str]]:
+    """(category, query string) pairs, the same for the same seed."""
+    rng = random.Random(seed)
+    found: list[tuple[str, dict[str, str]]] = []
+    for name in rng.sample(list(catalog_names), 60):
+        found.append(("name", {"q": name}))
+    for name in rng.sample(list(catalog_names), 60):
+        word = rng.choice(name.split())
+        found.append(("prefix", {"q": word[: rng.randint(2, max(2, min(6, len(word))))]}))
+    found += [("partial word", {"q": w}) for w in PARTIAL_WORDS]
+    found += [("effect text", {"q": p}) for p in EFFECT_PHRASES]
+    for text in rng.sample(list(texts), 45):
+        words = normalize(text).split()
+        if len(words) >= 2:
+            start = rng.randrange(0, max(1, len(words) - 3))
+            found.append(("effect text", {"q": " ".join(words[start : start + rng.randint(1, 3)])}))
+    choices: dict[str, Sequence[str]] = {
+        "set": tuple(SET_NAMES),
+        "kind": (
+            "imperium",
+            "intrigue",
+            "conflict",
+            "leader",
+            "tech",
+            "space",
+            "hagal",
+            "reserve",
+            "starter",
+        ),
+        "faction": tuple(FACTION_NAMES),
+        "icon": tuple(ICON_NAMES),
+        "cost_min": ("0", "3", "5", "7"),
+        "cost_max": ("2", "4", "6", "9"),
+        "type": tuple(INTRIGUE_TYPE_NAMES),
+        "level": ("1", "2", "3"),
+        "rival": ("1",),
+    }
+    for n in range(60):
+        keys = rng.sample(list(choices), rng.randint(1, 3))
+        args = {k: rng.choice(choices[k]) for k in keys}
+        if n % 2:
+            found.append(("filters+words", {**args, "q": rng.choice(PARTIAL_WORDS)}))
+        else:
+            found.append(("filters", args))
+    found += [("filters", {"faction": "fremen", "cost_min": "5"})]
+    found += [("empty", {})] * 10
+    found += [("junk", {"q": j, "cost_min": "abc", "level": "9"}) for j in JUNK]
+    pairs = [(category, urllib.parse.urlencode(args)) for category, args in found]
+    pairs += [("full page", qs) for _, qs in rng.sample(pairs, 20)]
+    pairs += [("show all", "all=1")] * 5
+    return pairs
+
+
+Fetch = Callable[[str, dict[str, str]], int]
+
+
+def client_fetch() -> tuple[Fetch, Callable[[], None]]:
+    app = create_app(CONFIG)
+    client = app.test_client()
+
+    def fetch(path: str, headers: dict[str, str]) -> int:
+        response = client.get(path, headers=headers)
+        response.get_data()
+        return response.status_code
+
+    return fetch, lambda: None
+
+
+def server_fetch() -> tuple[Fetch, Callable[[], None]]:
+    app = create_app(CONFIG)
+    logging.getLogger("waitress").setLevel(logging.ERROR)
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    port = int(server.effective_port)
+    threading.Thread(target=server.run, daemon=True).start()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+
+    def fetch(path: str, headers: dict[str, str]) -> int:
+        conn.request("GET", path, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+
+    def close() -> None:
+        conn.close()
+        server.close()
+
+    return fetch, close
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def summary(values: Sequence[float]) -> dict[str, Any]:
+    return {
+        "requests": len(values),
+        "p50_ms": round(percentile(values, 0.50) * 1000, 2),
+        "p99_ms": round(percentile(values, 0.99) * 1000, 2),
+        "max_ms": round(max(values) * 1000, 2) if values else 0.0,
+        "mean_ms": round(statistics.fmean(values) * 1000, 2) if values else 0.0,
+    }
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    fetch, close = server_fetch() if args.via == "server" else client_fetch()
+    index = load_lookup(default_root()).index
+    names = [i.entry.name for i in index.items]
+    texts = [t.text for i in index.items for t in i.texts]
+    plan = searches(names, texts, args.seed)
+    timings: dict[str, list[float]] = {}
+    deadline = time.perf_counter() + args.seconds
+    try:
+        for round_number in range(args.rounds + 1):  # round 0 warms up
+            for category, qs in plan:
+                headers = {} if category == "full page" else HX
+                path = "/cards" + ("?" + qs if qs else "")
+                start = time.perf_counter()
+                status = fetch(path, headers)
+                elapsed = time.perf_counter() - start
+                if status != 200:
+                    raise SystemExit(f"GET {path} answered {status}")
+                if round_number:
+                    timings.setdefault(category, []).append(elapsed)
+            if time.perf_counter() > deadline:
+                break
+    finally:
+        close()
+    instant = [t for c in INSTANT for t in timings.get(c, [])]
+    overall = summary(instant)
+    return {
+        "via": "waitress on 127.0.0.1, one keep-alive connection"
+        if args.via == "server"
+        else "Flask test client",
+        "searches": len(plan),
+        "rounds": len(instant) // max(1, sum(1 for c, _ in plan if c in INSTANT)),
+        "instant_search": overall,
+        "categories": {c: summary(v) for c, v in timings.items()},
+        "target": f"p99 under {P99_TARGET_MS:g} ms",
+        "target_met": overall["p99_ms"] < P99_TARGET_MS,
+    }
+
+
+def print_table(report: dict[str, Any]) -> None:
+    print(
+        f"Rules lookup search: {report['searches']} searches x {report['rounds']} rounds, "
+        f"via {report['via']}"
+    )
+    print(f"{'category':<16}{'requests':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    for category, row in report["categories"].items():
+        print(
+            f"{category:<16}{row['requests']:>9}{row['p50_ms']:>9.2f}"
+            f"{row['p99_ms']:>9.2f}{row['max_ms']:>9.2f}"
+        )
+    row = report["instant_search"]
+    print(
+        f"{'instant search':<16}{row['requests']:>9}{row['p50_ms']:>9.2f}"
+        f"{row['p99_ms']:>9.2f}{row['max_ms']:>9.2f}"
+    )
+    verdict = "met" if report["target_met"] else "NOT met"
+    print(f"Target: {report['target']} per request (instant search): {verdict}.")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--via", choices=("server", "client"), default="server")
+    parser.add_argument("--rounds", type=int, default=3, help="measured rounds (3)")
+    parser.add_argument("--seconds", type=float, default=60.0, help="stop after (60 s)")
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--strict", action="store_true", help="exit 1 if the target is missed")
+    args = parser.parse_args(argv)
+    report = run(args)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_table(report)
+    return 1 if args.strict and not report["target_met"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
