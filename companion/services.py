@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import NoReturn
 
 from flask import current_app, has_app_context
 from sqlalchemy import delete, select, update
@@ -47,10 +48,13 @@ class GameView:
     can_undo: bool
     can_redo: bool
     title: str
+    # Tells a game from a deleted one that had the same id (caches key on it).
+    created: str = ""
 
 
 @dataclass(frozen=True)
 class _Loaded:
+    created: str
     version: int
     initial: GameState
     actions: tuple[Action, ...]
@@ -123,7 +127,7 @@ def create_game(setup: Setup, catalog: Catalog) -> int:
     )
     db.session.add(game)
     db.session.commit()
-    _remember(game.id, _Loaded(game.version, state, (), state, 0))
+    _remember(game.id, _Loaded(_created(game), game.version, state, (), state, 0))
     return game.id
 
 
@@ -139,32 +143,54 @@ def _game(game_id: int) -> Game:
     return game
 
 
+def _created(game: Game) -> str:
+    return game.created_at.isoformat()
+
+
 def _load(game: Game, catalog: Catalog) -> _Loaded:
-    cached = _states().items.get(game.id)
-    if cached is not None and cached.version == game.version:
+    """The game's state at `game.version`; StaleVersion if it changed while reading."""
+    game_id, created, version = game.id, _created(game), game.version
+    cached = _states().items.get(game_id)
+    if cached is not None and cached.version == version and cached.created == created:
         return cached
     events = db.session.scalars(
-        select(GameEvent).where(GameEvent.game_id == game.id).order_by(GameEvent.seq)
+        select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.seq)
     ).all()
+    # Another request may have committed between reading the game and its events.
+    now = db.session.scalar(select(Game.version).where(Game.id == game_id))
+    if now is None:
+        raise GameNotFound(game_id)
+    if now != version:
+        raise StaleVersion(game_id)
     actions = tuple(codec.decode(e.action) for e in events if not e.undone)
     initial = new_game(codec.decode_setup(game.setup), catalog)
-    loaded = _Loaded(
-        game.version, initial, actions, replay(initial, actions), sum(1 for e in events if e.undone)
-    )
-    _remember(game.id, loaded)
+    undone = sum(1 for e in events if e.undone)
+    loaded = _Loaded(created, version, initial, actions, replay(initial, actions), undone)
+    _remember(game_id, loaded)
     return loaded
 
 
 def _view(game: Game, loaded: _Loaded) -> GameView:
     return GameView(
-        game.id, game.version, loaded.state, bool(loaded.actions), loaded.undone > 0, game.title
+        game.id,
+        loaded.version,
+        loaded.state,
+        bool(loaded.actions),
+        loaded.undone > 0,
+        game.title,
+        loaded.created,
     )
 
 
 def load(game_id: int, catalog: Catalog) -> GameView:
     """The current state of a game."""
-    game = _game(game_id)
-    return _view(game, _load(game, catalog))
+    for _ in range(5):
+        game = _game(game_id)
+        try:
+            return _view(game, _load(game, catalog))
+        except StaleVersion:
+            db.session.expire_all()  # it changed while we read it: read it again
+    raise StaleVersion(game_id)
 
 
 def current_version(game_id: int) -> int:
@@ -177,16 +203,16 @@ def current_version(game_id: int) -> int:
     return version
 
 
-def _commit_version(game: Game, expected: int, state: GameState) -> int:
+def _commit_version(game_id: int, expected: int, state: GameState) -> int:
     """Bump the version only if nobody else did first; raise StaleVersion otherwise."""
     try:
         db.session.flush()
     except IntegrityError:  # another request stored the same (game, seq) first
         db.session.rollback()
-        raise StaleVersion(game.id) from None
+        _gone_or_stale(game_id)
     result = db.session.execute(
         update(Game)
-        .where(Game.id == game.id, Game.version == expected)
+        .where(Game.id == game_id, Game.version == expected)
         .values(
             version=expected + 1,
             round=state.round,
@@ -197,9 +223,24 @@ def _commit_version(game: Game, expected: int, state: GameState) -> int:
     )
     if result.rowcount != 1:  # type: ignore[attr-defined]
         db.session.rollback()
-        raise StaleVersion(game.id)
+        _gone_or_stale(game_id)
     db.session.commit()
     return expected + 1
+
+
+def _gone_or_stale(game_id: int) -> NoReturn:
+    """After a refused write: the game was deleted meanwhile, or changed."""
+    if db.session.scalar(select(Game.id).where(Game.id == game_id)) is None:
+        raise GameNotFound(game_id)
+    raise StaleVersion(game_id)
+
+
+def _refused(game_id: int, expected: int) -> None:
+    """An intent the state refused may only have been refused because the game moved on
+    meanwhile (a double tap, a second device): then it is a stale submit, not a mistake."""
+    db.session.rollback()
+    if current_version(game_id) != expected:
+        raise StaleVersion(game_id)
 
 
 def _check_version(game: Game, expected: int | None) -> None:
@@ -211,27 +252,33 @@ def act(game_id: int, action: Action, expected_version: int | None, catalog: Cat
     """Apply one user intent (with every rival turn it triggers) and store it."""
     game = _game(game_id)
     _check_version(game, expected_version)
-    loaded = _load(game, catalog)
-    state = apply(loaded.state, action)  # IllegalAction: nothing stored
     assert expected_version is not None
+    title = game.title
+    loaded = _load(game, catalog)
+    try:
+        state = apply(loaded.state, action)  # IllegalAction: nothing stored
+    except IllegalAction:
+        _refused(game_id, expected_version)
+        raise
     db.session.execute(delete(GameEvent).where(GameEvent.game_id == game_id, GameEvent.undone))
     db.session.add(
         GameEvent(game_id=game_id, seq=len(loaded.actions) + 1, action=codec.encode(action))
     )
-    version = _commit_version(game, expected_version, state)
-    done = _Loaded(version, loaded.initial, (*loaded.actions, action), state, 0)
+    version = _commit_version(game_id, expected_version, state)
+    done = _Loaded(loaded.created, version, loaded.initial, (*loaded.actions, action), state, 0)
     _remember(game_id, done)
-    return GameView(game_id, version, state, True, False, game.title)
+    return GameView(game_id, version, state, True, False, title, loaded.created)
 
 
 def undo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameView:
     """Take back the last intent and everything it triggered."""
     game = _game(game_id)
     _check_version(game, expected_version)
+    assert expected_version is not None
     loaded = _load(game, catalog)
     if not loaded.actions:
+        _refused(game_id, expected_version)
         raise IllegalAction("Nothing to undo.")
-    assert expected_version is not None
     db.session.execute(
         update(GameEvent)
         .where(GameEvent.game_id == game_id, GameEvent.seq == len(loaded.actions))
@@ -240,31 +287,40 @@ def undo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameVi
     )
     actions = loaded.actions[:-1]
     state = replay(loaded.initial, actions)
-    version = _commit_version(game, expected_version, state)
-    done = _Loaded(version, loaded.initial, actions, state, loaded.undone + 1)
+    title = game.title
+    version = _commit_version(game_id, expected_version, state)
+    done = _Loaded(loaded.created, version, loaded.initial, actions, state, loaded.undone + 1)
     _remember(game_id, done)
-    return _view(game, done)
+    return GameView(game_id, version, state, bool(actions), True, title, loaded.created)
 
 
 def redo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameView:
     """Re-apply the most recently undone intent."""
     game = _game(game_id)
     _check_version(game, expected_version)
+    assert expected_version is not None
     loaded = _load(game, catalog)
     if not loaded.undone:
+        _refused(game_id, expected_version)
         raise IllegalAction("Nothing to redo.")
-    assert expected_version is not None
     seq = len(loaded.actions) + 1
     event = db.session.scalars(
         select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.seq == seq)
     ).one()
     action = codec.decode(event.action)
-    state = apply(loaded.state, action)
+    try:
+        state = apply(loaded.state, action)
+    except IllegalAction:
+        _refused(game_id, expected_version)
+        raise
     event.undone = False
-    version = _commit_version(game, expected_version, state)
-    done = _Loaded(version, loaded.initial, (*loaded.actions, action), state, loaded.undone - 1)
+    title = game.title
+    version = _commit_version(game_id, expected_version, state)
+    done = _Loaded(
+        loaded.created, version, loaded.initial, (*loaded.actions, action), state, loaded.undone - 1
+    )
     _remember(game_id, done)
-    return _view(game, done)
+    return GameView(game_id, version, state, True, done.undone > 0, title, loaded.created)
 
 
 @dataclass(frozen=True)

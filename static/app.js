@@ -15,6 +15,35 @@
   document.addEventListener("visibilitychange", keepAwake);
   document.addEventListener("DOMContentLoaded", keepAwake);
 
+  // A refused htmx request that is not swapped in place (a 400 for an expired page, a
+  // 404 for a deleted game, a lost connection) is said out loud instead of doing nothing.
+  function toast(text) {
+    let box = document.getElementById("toast");
+    if (!box) {
+      box = document.createElement("div");
+      box.id = "toast";
+      box.setAttribute("role", "alert");
+      document.body.appendChild(box);
+    }
+    box.textContent = "";
+    const message = document.createElement("p");
+    message.textContent = text;
+    const reload = document.createElement("button");
+    reload.type = "button";
+    reload.className = "button primary";
+    reload.textContent = "Reload";
+    reload.addEventListener("click", function () { window.location.reload(); });
+    box.append(message, reload);
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    const holder = document.createElement("div");
+    holder.innerHTML = event.detail.xhr.responseText || "";
+    toast(holder.textContent.trim() || "The server refused this request.");
+  });
+  document.addEventListener("htmx:sendError", function () {
+    toast("The server can't be reached. Check the connection, then reload.");
+  });
+
   // The number pad types into its input.
   document.addEventListener("click", function (event) {
     const key = event.target.closest("[data-key]");

@@ -553,11 +553,11 @@ def _adjust(w: Draft, a: Adjust) -> None:
         and not a.field.startswith("influence:")
     ):
         raise IllegalAction("House Hagal has no resources and scores no VP (rulebook p.19).")
+    if a.reason not in VP_REASONS:
+        raise IllegalAction("Unknown reason for a correction.")
     if not house.is_human and a.field == "strength":
         raise IllegalAction("A Rival's strength comes from its troops and swords: correct those.")
     if a.field == "vp":
-        if a.reason not in VP_REASONS:
-            raise IllegalAction("Unknown reason for a VP change.")
         if house.vp + a.delta < 0:
             raise IllegalAction("VP can't go below 0.")
         w.gain_vp(a.house, a.delta, a.reason, "")  # type: ignore[arg-type]

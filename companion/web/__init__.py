@@ -23,6 +23,8 @@ def register(app: Flask) -> None:
         message = (
             "This page expired (its security token is missing or old): reload it and try again."
         )
+        if request.headers.get("HX-Request"):
+            return f'<p class="error" role="alert">{message}</p>', 400
         return render_template("error.html", code=400, message=message), 400
 
     @app.errorhandler(HTTPException)

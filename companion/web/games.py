@@ -7,6 +7,7 @@ import secrets
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from jinja2_fragments.flask import render_blocks
+from markupsafe import escape
 
 from companion import services
 from companion.rules.actions import IllegalAction
@@ -53,7 +54,8 @@ def _table(
 
     if error is not None:  # error pages are one-offs: never cached
         return with_token(render()), status
-    return render_cache().get(("table", view.id, view.version, htmx), render), status
+    key = ("table", view.id, view.created, view.version, htmx)
+    return render_cache().get(key, render), status
 
 
 @bp.get("/")
@@ -112,22 +114,33 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
     form = request.form
     expected = forms.version(form)
     try:
-        if change == "act":
-            view = services.act(game_id, forms.action_from(form), expected, catalog())
-        elif change == "undo":
+        if change == "undo":
             view = services.undo(game_id, expected, catalog())
-        else:
+        elif change == "redo":
             view = services.redo(game_id, expected, catalog())
+        else:
+            view = services.act(game_id, forms.action_from(form), expected, catalog())
     except services.GameNotFound:
         return _not_found()
     except services.StaleVersion:
         message = "The game changed on another screen (or you tapped twice): here it is now."
-        return _table(services.load(game_id, catalog()), message, 409)
+        return _fresh(game_id, message, 409)
     except IllegalAction as exc:
-        return _table(services.load(game_id, catalog()), str(exc), 422)
+        return _fresh(game_id, str(exc), 422)
     if not is_htmx():
         return redirect(url_for("games.show", game_id=game_id), 303)
     return _table(view)
+
+
+def _fresh(game_id: int, message: str, status: int) -> ResponseReturnValue:
+    """The game as it is now, with a message; 404 if it doesn't exist (any more)."""
+    try:
+        view = services.load(game_id, catalog())
+    except services.GameNotFound:
+        return _not_found()
+    except services.StaleVersion:  # still changing under us: just say so
+        return f'<p class="error" role="alert">{escape(message)}</p>', status
+    return _table(view, message, status)
 
 
 @bp.post("/games/<int:game_id>/actions")
@@ -170,7 +183,7 @@ def live(game_id: int) -> ResponseReturnValue:
             csrf_token=placeholder_token,
         )
 
-    return render_cache().get(("live", view.id, view.version), render)
+    return render_cache().get(("live", view.id, view.created, view.version), render)
 
 
 @bp.get("/games/<int:game_id>/live/board")
@@ -192,4 +205,4 @@ def live_board(game_id: int) -> ResponseReturnValue:
             csrf_token=placeholder_token,
         )
 
-    return render_cache().get(("live_board", view.id, view.version), render)
+    return render_cache().get(("live_board", view.id, view.created, view.version), render)
