@@ -80,8 +80,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog"] = load_catalog(Path(app.config["CARD_DB_PATH"]))
 
     from companion.cards.cli import cards_cli
-    from companion.web import register
+    from companion.web import i18n, register
 
     register(app)
+    i18n.install(app)
     app.cli.add_command(cards_cli)
     return app

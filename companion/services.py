@@ -28,6 +28,7 @@ from companion.rules.engine import apply, new_game, replay
 from companion.rules.state import GameState, Setup
 
 CACHE_SIZE = 64
+UNDO_DEPTH = 8  # states kept per game so that Undo answers without replaying
 
 
 class GameNotFound(LookupError):
@@ -60,6 +61,8 @@ class _Loaded:
     actions: tuple[Action, ...]
     state: GameState
     undone: int
+    # The states before the latest actions, newest first, so that Undo needs no replay.
+    previous: tuple[GameState, ...] = ()
 
 
 class _StateCache:
@@ -265,7 +268,10 @@ def act(game_id: int, action: Action, expected_version: int | None, catalog: Cat
         GameEvent(game_id=game_id, seq=len(loaded.actions) + 1, action=codec.encode(action))
     )
     version = _commit_version(game_id, expected_version, state)
-    done = _Loaded(loaded.created, version, loaded.initial, (*loaded.actions, action), state, 0)
+    kept = (loaded.state, *loaded.previous[: UNDO_DEPTH - 1])
+    done = _Loaded(
+        loaded.created, version, loaded.initial, (*loaded.actions, action), state, 0, kept
+    )
     _remember(game_id, done)
     return GameView(game_id, version, state, True, False, title, loaded.created)
 
@@ -286,10 +292,18 @@ def undo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameVi
         .execution_options(synchronize_session=False)
     )
     actions = loaded.actions[:-1]
-    state = replay(loaded.initial, actions)
+    state = loaded.previous[0] if loaded.previous else replay(loaded.initial, actions)
     title = game.title
     version = _commit_version(game_id, expected_version, state)
-    done = _Loaded(loaded.created, version, loaded.initial, actions, state, loaded.undone + 1)
+    done = _Loaded(
+        loaded.created,
+        version,
+        loaded.initial,
+        actions,
+        state,
+        loaded.undone + 1,
+        loaded.previous[1:],
+    )
     _remember(game_id, done)
     return GameView(game_id, version, state, bool(actions), True, title, loaded.created)
 
@@ -316,8 +330,15 @@ def redo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameVi
     event.undone = False
     title = game.title
     version = _commit_version(game_id, expected_version, state)
+    kept = (loaded.state, *loaded.previous[: UNDO_DEPTH - 1])
     done = _Loaded(
-        loaded.created, version, loaded.initial, (*loaded.actions, action), state, loaded.undone - 1
+        loaded.created,
+        version,
+        loaded.initial,
+        (*loaded.actions, action),
+        state,
+        loaded.undone - 1,
+        kept,
     )
     _remember(game_id, done)
     return GameView(game_id, version, state, True, done.undone > 0, title, loaded.created)

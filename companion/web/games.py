@@ -6,7 +6,7 @@ import secrets
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from jinja2_fragments.flask import render_blocks
+from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import escape
 
 from companion import services
@@ -21,6 +21,7 @@ from companion.web.present import AREAS, BOARD_COLUMNS, page
 
 bp = Blueprint("games", __name__)
 TABLE = "games/table.html"
+FIX = "games/fix.html"
 FRAGMENTS = ["game", "scoreboard_oob"]
 
 
@@ -110,9 +111,34 @@ def show(game_id: int) -> ResponseReturnValue:
     return _table(view)
 
 
+def _fix(
+    view: services.GameView, error: str | None = None, status: int = 200
+) -> ResponseReturnValue:
+    context = {
+        "p": page(view),
+        "areas": AREAS,
+        "columns": BOARD_COLUMNS,
+        "error": error,
+        "csrf_token": placeholder_token,
+    }
+    if is_htmx():
+        return with_token(render_block(FIX, "fix", **context)), status
+    return with_token(render_template(FIX, **context)), status
+
+
+@bp.get("/games/<int:game_id>/fix")
+def fix(game_id: int) -> ResponseReturnValue:
+    try:
+        view = services.load(game_id, catalog())
+    except services.GameNotFound:
+        return _not_found()
+    return _fix(view)
+
+
 def _change(game_id: int, change: str) -> ResponseReturnValue:
     form = request.form
     expected = forms.version(form)
+    on_fix_page = form.get("view") == "fix"
     try:
         if change == "undo":
             view = services.undo(game_id, expected, catalog())
@@ -124,15 +150,18 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
         return _not_found()
     except services.StaleVersion:
         message = "The game changed on another screen (or you tapped twice): here it is now."
-        return _fresh(game_id, message, 409)
+        return _fresh(game_id, message, 409, on_fix_page)
     except IllegalAction as exc:
-        return _fresh(game_id, str(exc), 422)
+        return _fresh(game_id, str(exc), 422, on_fix_page)
     if not is_htmx():
-        return redirect(url_for("games.show", game_id=game_id), 303)
-    return _table(view)
+        target = "games.fix" if on_fix_page else "games.show"
+        return redirect(url_for(target, game_id=game_id), 303)
+    return _fix(view) if on_fix_page else _table(view)
 
 
-def _fresh(game_id: int, message: str, status: int) -> ResponseReturnValue:
+def _fresh(
+    game_id: int, message: str, status: int, on_fix_page: bool = False
+) -> ResponseReturnValue:
     """The game as it is now, with a message; 404 if it doesn't exist (any more)."""
     try:
         view = services.load(game_id, catalog())
@@ -140,7 +169,7 @@ def _fresh(game_id: int, message: str, status: int) -> ResponseReturnValue:
         return _not_found()
     except services.StaleVersion:  # still changing under us: just say so
         return f'<p class="error" role="alert">{escape(message)}</p>', status
-    return _table(view, message, status)
+    return _fix(view, message, status) if on_fix_page else _table(view, message, status)
 
 
 @bp.post("/games/<int:game_id>/actions")

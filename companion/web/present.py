@@ -12,6 +12,7 @@ from companion.rules.scoring import Standing, final_ranking
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
 from companion.services import GameView
+from companion.web.i18n import translations
 
 AREAS = (
     ("emperor", "Emperor"),
@@ -30,6 +31,7 @@ BOARD_COLUMNS = (
     ("landsraad", "choam"),
     ("city", "desert"),
 )
+LOG_LINES = 60  # the table shows the newest lines; the whole log stays in the state
 PLACES = {"first": "1st", "second": "2nd", "third": "3rd"}
 VP_SOURCES = {
     "conflict": "Conflict",
@@ -67,11 +69,13 @@ HOUSE_FIELDS = (
 
 
 def sentence(entry: Entry, state: GameState) -> str:
+    """A log entry in the reader's language (the template is the message id)."""
     template, values = describe(entry, state)
+    translated: str = translations().gettext(template)
     try:
-        return _(template, **values)  # type: ignore[no-any-return]
+        return translated % values
     except (KeyError, TypeError, ValueError):
-        return template
+        return translated
 
 
 def area_of(space: SpaceDef) -> str:
@@ -420,7 +424,7 @@ def page(view: GameView) -> Page:
                 FACTION_NAMES.get(e.note, e.note.replace("_", " ")),
             )
         )
-    log = [(e.round, sentence(e, state)) for e in reversed(state.log[-120:])]
+    log = [(e.round, sentence(e, state)) for e in reversed(state.log[-LOG_LINES:])]
     turns, other = _rival_turns(state)
     return Page(
         view=view,
@@ -432,7 +436,7 @@ def page(view: GameView) -> Page:
         spaces=_spaces(state),
         rival_turns=turns,
         just_now=other,
-        log=log[:400],
+        log=log,
         conflict=_conflict(state),
         strengths=strengths(state),
         standings=final_ranking(state),
