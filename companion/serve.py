@@ -9,11 +9,14 @@ from __future__ import annotations
 import argparse
 import socket
 from collections.abc import Sequence
+from pathlib import Path
 
 from flask_migrate import upgrade
 from waitress import serve
+from werkzeug.serving import make_server
 
 from companion import create_app
+from companion.tls import ensure_certificate
 
 
 def lan_addresses() -> list[str]:
@@ -32,6 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument(
+        "--https",
+        action="store_true",
+        help="serve over HTTPS with a self-signed certificate (live camera)",
+    )
     args = parser.parse_args(argv)
     app = create_app()
     with app.app_context():
@@ -40,9 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Games are stored in {app.config['SQLALCHEMY_DATABASE_URI']} "
         f"(instance folder: {app.instance_path})"
     )
-    print(f"On this machine: http://localhost:{args.port}/")
+    scheme = "https" if args.https else "http"
+    print(f"On this machine: {scheme}://localhost:{args.port}/")
     for address in lan_addresses():
-        print(f"On the tablet (same network): http://{address}:{args.port}/")
+        print(f"On the tablet (same network): {scheme}://{address}:{args.port}/")
+    if args.https:
+        cert, key = ensure_certificate(Path(app.instance_path) / "https", lan_addresses())
+        print(f"Self-signed certificate: {cert} (trust it on the tablet once: see README)")
+        # waitress has no TLS; werkzeug's threaded server does, and is plenty for a table.
+        make_server(
+            args.host, args.port, app, threaded=True, ssl_context=(str(cert), str(key))
+        ).serve_forever()
+        return 0
     serve(app, host=args.host, port=args.port, threads=args.threads, ident="companion")
     return 0
 

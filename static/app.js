@@ -44,6 +44,14 @@
     toast("The server can't be reached. Check the connection, then reload.");
   });
 
+  // Choosing a photo sends it at once; the Print button prints the sticker sheet.
+  document.addEventListener("change", function (event) {
+    if (event.target.matches("[data-autosubmit]")) event.target.form.requestSubmit();
+  });
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-print]")) window.print();
+  });
+
   // The number pad types into its input.
   document.addEventListener("click", function (event) {
     const key = event.target.closest("[data-key]");

@@ -7,7 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from companion.web import cards, games
+from companion.web import cards, games, scan
 from companion.web.htmx import add_vary
 
 
@@ -15,6 +15,7 @@ def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
     app.register_blueprint(games.bp)
     app.register_blueprint(cards.bp)
+    app.register_blueprint(scan.bp)
     app.after_request(add_vary)
     app.after_request(_security_headers)
 

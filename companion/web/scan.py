@@ -1,0 +1,353 @@
+"""QR stickers: printable sheets, scanning photos, and recording purchases in a game."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+from jinja2_fragments.flask import render_block
+
+from companion import services
+from companion.cards.search import normalize
+from companion.rules.actions import IllegalAction
+from companion.rules.catalog import Catalog
+from companion.rules.state import GameState
+from companion.vision import payload as payloads
+from companion.vision import stickers
+from companion.vision.qr import ImageError, decode
+from companion.web.htmx import is_htmx
+
+bp = Blueprint("scan", __name__)
+KINDS = (
+    ("imperium", "Imperium cards"),
+    ("reserve", "Reserve cards"),
+    ("intrigue", "Intrigue cards"),
+    ("conflict", "Conflict cards"),
+    ("leader", "Leaders"),
+    ("tech", "Tech tiles (Rise of Ix)"),
+    ("starter", "Starting decks"),
+)
+REPEAT_SECONDS = 5.0  # the same sticker read again within this time is ignored
+MAX_IMAGE_BYTES = 12 * 1024 * 1024
+
+
+def card_catalog() -> Catalog:
+    """Every card of every set (the card browser's catalog)."""
+    found = current_app.extensions.get("card_catalog")
+    if found is None:
+        found = current_app.extensions["catalog"]
+    assert isinstance(found, Catalog)
+    return found
+
+
+def _known() -> dict[str, int]:
+    cached = current_app.extensions.get("sticker_copies")
+    if cached is None:
+        cached = payloads.known_copies(card_catalog())
+        current_app.extensions["sticker_copies"] = cached
+    return cached
+
+
+def card_name(card_id: str) -> str:
+    cat = card_catalog()
+    for table in (cat.cards, cat.intrigue, cat.conflicts, cat.leaders, cat.tech):
+        record = table.get(card_id)
+        if record is not None:
+            return str(record.name)
+    return card_id
+
+
+# -- printable sticker sheets --------------------------------------------------------------
+
+
+def _base_url() -> str:
+    configured = current_app.config.get("STICKER_BASE_URL")
+    return str(configured or request.host_url).rstrip("/")
+
+
+@bp.get("/print")
+def print_sheet() -> ResponseReturnValue:
+    kind = request.args.get("kind", "imperium")
+    card_set = request.args.get("set", "base")
+    paper = request.args.get("paper", "a4")
+    if (
+        kind not in dict(KINDS)
+        or card_set not in ("base", "ix", "all")
+        or paper not in ("a4", "letter")
+    ):
+        return render_template(
+            "scan/print.html",
+            kinds=KINDS,
+            kind="imperium",
+            card_set="base",
+            paper="a4",
+            stickers=[],
+            error="Choose a kind, a set and a paper size.",
+        ), 422
+    sets = None if card_set == "all" else (card_set,)
+    chosen = stickers.catalog_stickers(card_catalog(), kind, sets)  # type: ignore[arg-type]
+    base = _base_url()
+    svgs = [(s, stickers.sticker_svg(s, base)) for s in chosen]
+    return render_template(
+        "scan/print.html",
+        kinds=KINDS,
+        kind=kind,
+        card_set=card_set,
+        paper=paper,
+        stickers=svgs,
+        base=base,
+        error=None,
+    )
+
+
+@bp.get("/print/<card_id>/<int:copy>.png")
+def sticker_png(card_id: str, copy: int) -> ResponseReturnValue:
+    copies = _known().get(card_id)
+    if copies is None or not 1 <= copy <= copies:
+        return render_template("error.html", code=404, message="No such card copy."), 404
+    png = stickers.sticker_png(stickers.Sticker(card_id, copy, card_name(card_id)), _base_url())
+    return Response(
+        png,
+        mimetype="image/png",
+        headers={"Content-Disposition": f'attachment; filename="{card_id}-{copy}.png"'},
+    )
+
+
+# -- decoding photos -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Found:
+    """A code read in a photo, as the pages show it."""
+
+    payload: str
+    card_id: str | None
+    copy: int | None
+    name: str | None
+
+
+def _read_upload() -> tuple[list[Found], str | None]:
+    """The codes in the uploaded photo (field `image`), or an error message."""
+    upload = request.files.get("image")
+    if upload is None:
+        return [], "Choose a photo to read (field 'image')."
+    data = upload.read(MAX_IMAGE_BYTES + 1)
+    if not data:
+        return [], "The photo is empty."
+    if len(data) > MAX_IMAGE_BYTES:
+        return [], "That photo is too large (12 MB at most)."
+    try:
+        result = decode(data, _known())
+    except ImageError:
+        return [], "That file is not a photo we can read (JPEG, PNG or WebP)."
+    found = [
+        Found(c.payload, c.card_id, c.copy, card_name(c.card_id) if c.card_id else None)
+        for c in result.codes
+    ]
+    return found, None
+
+
+def _wants_json() -> bool:
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "application/json"
+
+
+@bp.get("/scan")
+def scan_page() -> ResponseReturnValue:
+    return render_template("scan/scan.html", game=None, found=None, error=None)
+
+
+@bp.post("/scan")
+def scan() -> ResponseReturnValue:
+    found, error = _read_upload()
+    if _wants_json():
+        if error:
+            return {"error": error}, 422
+        return {
+            "codes": [
+                {"payload": f.payload, "card_id": f.card_id, "copy": f.copy, "name": f.name}
+                for f in found
+                if f.card_id
+            ],
+            "unknown": [f.payload for f in found if not f.card_id],
+        }
+    status = 422 if error else 200
+    if is_htmx():
+        return render_block("scan/scan.html", "found", found=found, error=error, game=None), status
+    return render_template("scan/scan.html", game=None, found=found, error=error), status
+
+
+# -- purchases in a game -------------------------------------------------------------------
+
+
+class _RecentReads:
+    """When each copy was last offered per game, to ignore a sticker read again at once."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, str, int], float] = {}
+        self.lock = threading.Lock()
+
+    def fresh(self, game_id: int, card_id: str, copy: int) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            if len(self.seen) > 2000:
+                self.seen = {k: t for k, t in self.seen.items() if now - t < REPEAT_SECONDS}
+            last = self.seen.get((game_id, card_id, copy))
+            self.seen[(game_id, card_id, copy)] = now
+        return last is None or now - last >= REPEAT_SECONDS
+
+
+def _recent() -> _RecentReads:
+    found = current_app.extensions.get("recent_reads")
+    if found is None:
+        found = current_app.extensions.setdefault("recent_reads", _RecentReads())
+    return found  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A scanned or searched card a player may have bought."""
+
+    card_id: str
+    copy: int
+    name: str
+    acquire: str
+    owner: str | None
+    buyable: bool
+
+
+def default_buyer(state: GameState) -> str:
+    """The player whose Reveal turn it is (the last to reveal this round), else whose turn."""
+    for entry in reversed(state.log):
+        if entry.round != state.round:
+            break
+        if entry.kind == "reveal" and entry.house:
+            return entry.house
+    if state.turn and state.house(state.turn).is_human:
+        return state.turn
+    return state.humans[0].id
+
+
+def _offer(state: GameState, card_id: str, copy: int) -> Offer:
+    card = state.catalog.cards.get(card_id)
+    buyable = (
+        card is not None and card.kind in ("imperium", "reserve") and card.set in state.setup.sets
+    )
+    return Offer(
+        card_id,
+        copy,
+        card.name if card else card_name(card_id),
+        card.acquire if card else "",
+        state.owner(card_id, copy),
+        buyable,
+    )
+
+
+def _game_view(game_id: int) -> services.GameView | None:
+    try:
+        return services.load(game_id, current_app.extensions["catalog"])
+    except services.GameNotFound:
+        return None
+
+
+def _buy_page(
+    view: services.GameView,
+    offers: list[Offer],
+    unknown: list[str],
+    error: str | None,
+    query: str = "",
+    status: int = 200,
+) -> ResponseReturnValue:
+    context = {
+        "view": view,
+        "offers": offers,
+        "unknown": unknown,
+        "error": error,
+        "query": query,
+        "buyer": default_buyer(view.state),
+    }
+    if is_htmx():
+        return render_block("scan/buy.html", "offers", **context), status
+    return render_template("scan/buy.html", **context), status
+
+
+@bp.get("/games/<int:game_id>/buy")
+def buy_page(game_id: int) -> ResponseReturnValue:
+    view = _game_view(game_id)
+    if view is None:
+        return render_template("error.html", code=404, message="There is no such game."), 404
+    query = request.args.get("q", "")[:80]
+    offers: list[Offer] = []
+    if query.strip():
+        needle = normalize(query)
+        for card in view.state.catalog.cards.values():
+            if (
+                card.kind in ("imperium", "reserve")
+                and card.set in view.state.setup.sets
+                and needle in normalize(card.name)
+            ):
+                copy = next(
+                    (n for n in range(1, card.copies + 1) if view.state.owner(card.id, n) is None),
+                    1,
+                )
+                offers.append(_offer(view.state, card.id, copy))
+            if len(offers) >= 12:
+                break
+    return _buy_page(view, offers, [], None, query)
+
+
+@bp.post("/games/<int:game_id>/scan")
+def game_scan(game_id: int) -> ResponseReturnValue:
+    view = _game_view(game_id)
+    if view is None:
+        return render_template("error.html", code=404, message="There is no such game."), 404
+    found, error = _read_upload()
+    if error:
+        return _buy_page(view, [], [], error, status=422)
+    recent = _recent()
+    offers = [
+        _offer(view.state, f.card_id, f.copy)
+        for f in found
+        if f.card_id and f.copy and recent.fresh(game_id, f.card_id, f.copy)
+    ]
+    unknown = [f.payload for f in found if not f.card_id]
+    if not offers and not unknown and request.form.get("live") == "1":
+        return "", 204  # a camera frame with nothing new: leave the page as it is
+    return _buy_page(view, offers, unknown, None)
+
+
+@bp.post("/games/<int:game_id>/buy")
+def buy(game_id: int) -> ResponseReturnValue:
+    view = _game_view(game_id)
+    if view is None:
+        return render_template("error.html", code=404, message="There is no such game."), 404
+    from companion.web import forms  # the same form parsing as the table screen
+
+    try:
+        action = forms.action_from({**request.form.to_dict(), "action": "acquire"})
+        view = services.act(
+            game_id, action, forms.version(request.form), current_app.extensions["catalog"]
+        )
+    except services.GameNotFound:
+        return render_template("error.html", code=404, message="There is no such game."), 404
+    except services.StaleVersion:
+        fresh = _game_view(game_id)
+        if fresh is None:
+            return render_template("error.html", code=404, message="There is no such game."), 404
+        return _buy_page(
+            fresh, [], [], "The game changed on another screen: scan again.", status=409
+        )
+    except IllegalAction as exc:
+        fresh = _game_view(game_id) or view
+        card_id = request.form.get("card", "")
+        copy = forms.version({"version": request.form.get("copy", "")}) or 0
+        offers = (
+            [_offer(fresh.state, card_id, copy)] if card_id in fresh.state.catalog.cards else []
+        )
+        return _buy_page(fresh, offers, [], str(exc), status=422)
+    if not is_htmx():
+        return redirect(url_for("scan.buy_page", game_id=game_id), 303)
+    return _buy_page(view, [], [], None)

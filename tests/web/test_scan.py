@@ -1,0 +1,177 @@
+"""Sticker sheets, POST /scan and the purchase flow in a game (issue 5)."""
+
+from __future__ import annotations
+
+import io
+
+import qrcode  # type: ignore[import-untyped, unused-ignore]
+from PIL import Image
+
+from companion.vision.stickers import catalog_stickers
+
+HOST = "http://192.168.1.20:5000"
+
+
+def qr_png(*payloads: str, size: tuple[int, int] = (1280, 720)) -> bytes:
+    """A photo-like image with one clean QR code per payload, side by side."""
+    canvas = Image.new("RGB", size, (180, 160, 130))
+    x = 40
+    for text in payloads:
+        code = qrcode.make(text, box_size=6, border=4).convert("RGB")
+        canvas.paste(code, (x, 120))
+        x += code.width + 60
+    out = io.BytesIO()
+    canvas.save(out, format="PNG")
+    return out.getvalue()
+
+
+def upload(data: bytes, **fields: str) -> dict[str, object]:
+    return {"image": (io.BytesIO(data), "photo.png"), **fields}
+
+
+def test_a_sticker_sheet_has_one_code_per_physical_copy(game, client):
+    response = client.get("/print?kind=reserve&set=base&paper=letter")
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    expected = len(catalog_stickers(game.catalog, "reserve", ("base",)))
+    assert expected == 24  # 8 Arrakis Liaison, 10 The Spice Must Flow, 6 Foldspace
+    assert body.count("<svg") == expected
+    assert "paper-letter" in body
+
+
+def test_a_bad_sheet_request_is_refused_without_a_500(client):
+    assert client.get("/print?kind=spaceships").status_code == 422
+    assert client.get("/print?paper=a3").status_code == 422
+
+
+def test_a_sticker_downloads_as_png_and_unknown_copies_are_404(client):
+    response = client.get("/print/the_spice_must_flow/10.png")
+    assert response.status_code == 200 and response.mimetype == "image/png"
+    assert response.data.startswith(b"\x89PNG")
+    assert client.get("/print/the_spice_must_flow/11.png").status_code == 404
+    assert client.get("/print/no_such_card/1.png").status_code == 404
+
+
+def test_scan_answers_json_with_every_code_in_the_photo(client):
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/3", f"{HOST}/c/foldspace/2", "hello there")
+    response = client.post("/scan", data=upload(photo), headers={"Accept": "application/json"})
+    assert response.status_code == 200
+    data = response.get_json()
+    found = {(c["card_id"], c["copy"]) for c in data["codes"]}
+    assert found == {("the_spice_must_flow", 3), ("foldspace", 2)}
+    assert {c["name"] for c in data["codes"]} == {"The Spice Must Flow", "Foldspace"}
+    assert data["unknown"] == ["hello there"]
+
+
+def test_scan_answers_an_html_fragment_to_htmx(client):
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/3")
+    response = client.post("/scan", data=upload(photo), headers={"HX-Request": "true"})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert 'id="found"' in body and "<html" not in body
+    assert "The Spice Must Flow #3" in body
+
+
+def test_scan_refuses_junk_and_missing_photos_with_a_message(client):
+    junk = client.post(
+        "/scan", data=upload(b"not an image"), headers={"Accept": "application/json"}
+    )
+    assert junk.status_code == 422 and "not a photo" in junk.get_json()["error"]
+    missing = client.post("/scan", data={}, headers={"Accept": "application/json"})
+    assert missing.status_code == 422
+
+
+def test_a_scanned_card_is_offered_to_the_players_and_bought(game, client):
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/4")
+    offer = client.post(f"/games/{game_id}/scan", data=upload(photo))
+    body = offer.get_data(as_text=True)
+    assert offer.status_code == 200
+    assert "Bought by" in body and "+1 Victory Point" in body  # the Acquire reminder
+    version = game.version(game_id)
+    bought = client.post(
+        f"/games/{game_id}/buy",
+        data={"house": "p2", "card": "the_spice_must_flow", "copy": "4", "version": str(version)},
+    )
+    assert bought.status_code == 303
+    state = game.state(game_id, fresh=True)
+    assert state.owner("the_spice_must_flow", 4) == "p2"
+    assert state.house("p2").vp == 1
+    assert "The Spice Must Flow" in game.page(game_id)  # listed on the table screen
+
+
+def test_the_same_sticker_read_again_at_once_is_ignored(game, client):
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/5")
+    first = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+    again = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+    assert first.status_code == 200
+    assert again.status_code == 204
+
+
+def test_a_copy_owned_by_another_player_asks_before_moving(game, client):
+    game_id = game.new_2p()
+    version = game.version(game_id)
+    client.post(
+        f"/games/{game_id}/buy",
+        data={"house": "p1", "card": "the_spice_must_flow", "copy": "1", "version": str(version)},
+    )
+    refused = client.post(
+        f"/games/{game_id}/buy",
+        data={
+            "house": "p2",
+            "card": "the_spice_must_flow",
+            "copy": "1",
+            "version": str(game.version(game_id)),
+        },
+    )
+    assert refused.status_code == 422
+    assert "confirm to move" in refused.get_data(as_text=True)
+    assert "Move it from" in refused.get_data(as_text=True)
+    moved = client.post(
+        f"/games/{game_id}/buy",
+        data={
+            "house": "p2",
+            "card": "the_spice_must_flow",
+            "copy": "1",
+            "move": "on",
+            "version": str(game.version(game_id)),
+        },
+    )
+    assert moved.status_code == 303
+    assert game.state(game_id, fresh=True).owner("the_spice_must_flow", 1) == "p2"
+
+
+def test_a_stale_purchase_is_refused_and_applied_once(game, client):
+    game_id = game.new_2p()
+    form = {
+        "house": "p1",
+        "card": "the_spice_must_flow",
+        "copy": "2",
+        "version": str(game.version(game_id)),
+    }
+    assert client.post(f"/games/{game_id}/buy", data=form).status_code == 303
+    assert client.post(f"/games/{game_id}/buy", data=form).status_code == 409
+    assert game.state(game_id, fresh=True).house("p1").vp == 1
+
+
+def test_the_manual_search_offers_the_first_free_copy(game, client):
+    game_id = game.new_2p()
+    client.post(
+        f"/games/{game_id}/buy",
+        data={
+            "house": "p1",
+            "card": "the_spice_must_flow",
+            "copy": "1",
+            "version": str(game.version(game_id)),
+        },
+    )
+    body = client.get(f"/games/{game_id}/buy?q=spice+must").get_data(as_text=True)
+    assert 'name="copy" value="2"' in body
+
+
+def test_scanning_for_an_unknown_game_is_404(client):
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/1")
+    assert client.post("/games/999/scan", data=upload(photo)).status_code == 404
+    assert client.post("/games/999/buy", data={"house": "p1"}).status_code == 404
+    assert client.get("/games/999/buy").status_code == 404
