@@ -52,6 +52,13 @@
     if (event.target.closest("[data-print]")) window.print();
   });
 
+  // Rules panels open in a dialog over the game (the game page stays as it is).
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const dialog = document.getElementById("rules-dialog");
+    const path = (event.detail.pathInfo && event.detail.pathInfo.requestPath) || "";
+    if (dialog && !dialog.open && /\/panel(\?|$)/.test(path)) dialog.showModal();
+  });
+
   // The number pad types into its input.
   document.addEventListener("click", function (event) {
     const key = event.target.closest("[data-key]");

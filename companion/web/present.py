@@ -164,6 +164,7 @@ class PromptView:
 @dataclass
 class RivalTurn:
     house: House
+    card_id: str
     card: str
     swords: int
     space: str
@@ -319,7 +320,7 @@ def _rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
             card = state.catalog.hagal[str(entry.data["card"])]
             space = state.catalog.spaces[str(entry.data["space"])]
             current = RivalTurn(
-                state.house(entry.house or ""), card.name, card.swords, space.name, skipped
+                state.house(entry.house or ""), card.id, card.name, card.swords, space.name, skipped
             )
             skipped = []
             turns.append(current)

@@ -142,5 +142,17 @@ def test_a_full_solo_round_with_combat_and_undo(page, base_url):
     # The scoreboard is swapped out of band and shows the same VP as the rival panels.
     assert page.locator("#scoreboard .vpnum").count() == 3
 
+    # Rules lookup from the game (issue 4): a space's info button opens its rules in a
+    # dialog over the game, which stays as it was.
+    version = page.locator("#game").get_attribute("data-version")
+    page.locator("#space-carthag .info").click()
+    page.wait_for_selector("#rules-dialog[open] #rules-panel-title")
+    assert "Carthag" in page.locator("#rules-dialog").inner_text()
+    page.locator("#rules-dialog form[method=dialog] button").first.click()
+    assert page.locator("#rules-dialog[open]").count() == 0
+    assert page.locator("#game").get_attribute("data-version") == version
+    assert page.evaluate("window.__marker") == "kept"
+
     page.set_viewport_size({"width": 800, "height": 1280})
     assert page.locator("button.space-button").first.bounding_box()["height"] >= 48
+    assert page.locator("#space-carthag .info").bounding_box()["height"] >= 48
