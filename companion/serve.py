@@ -44,10 +44,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = create_app()
     with app.app_context():
         upgrade()
-    print(
-        f"Games are stored in {app.config['SQLALCHEMY_DATABASE_URI']} "
-        f"(instance folder: {app.instance_path})"
-    )
+    uri = str(app.config["SQLALCHEMY_DATABASE_URI"])
+    where = uri
+    if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
+        where = str(Path(app.instance_path) / uri.removeprefix("sqlite:///"))
+    print(f"Games are stored in {where} (back it up by copying it; see README)")
     scheme = "https" if args.https else "http"
     print(f"On this machine: {scheme}://localhost:{args.port}/")
     for address in lan_addresses():
