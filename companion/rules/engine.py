@@ -1037,11 +1037,11 @@ def _t_strength(w: Draft, t: Task) -> None:
 
 def strengths(state: GameState) -> dict[str, int]:
     """Each house's strength now: entered for humans, troops and swords for rivals."""
-    return {h.id: (h.strength if h.is_human else h.rival_strength) for h in state.houses}
+    return _strengths(state.houses)
 
 
-def _house_strengths(w: Draft) -> dict[str, int]:
-    return {h.id: (h.strength if h.is_human else h.rival_strength) for h in w.houses.values()}
+def _strengths(houses: Iterable[House]) -> dict[str, int]:
+    return {h.id: (h.strength if h.is_human else h.rival_strength) for h in houses}
 
 
 def placements(power: dict[str, int], four_players: bool = False) -> dict[str, str]:
@@ -1093,7 +1093,7 @@ def placements(power: dict[str, int], four_players: bool = False) -> dict[str, s
 def _t_resolve(w: Draft, t: Task) -> None:
     assert w.conflict is not None
     conflict = w.cat.conflicts[w.conflict]
-    power = _house_strengths(w)
+    power = _strengths(w.houses.values())
     places = placements(power, four_players=len(w.houses) >= 4)
     w.emit("combat", None, card=w.conflict, strengths=power, places=places)
     tasks: list[Task] = []

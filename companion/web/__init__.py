@@ -7,6 +7,7 @@ from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from companion import services
 from companion.web import cards, games, scan
 from companion.web.htmx import add_vary
 
@@ -27,6 +28,13 @@ def register(app: Flask) -> None:
         if request.headers.get("HX-Request"):
             return f'<p class="error" role="alert">{message}</p>', 400
         return render_template("error.html", code=400, message=message), 400
+
+    @app.errorhandler(services.GameNotFound)
+    def game_not_found(exc: services.GameNotFound) -> ResponseReturnValue:
+        message = "There is no such game. It may have been deleted."
+        if request.headers.get("HX-Request"):
+            return f'<p class="error" role="alert">{message}</p>', 404
+        return render_template("error.html", code=404, message=message), 404
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:

@@ -29,11 +29,16 @@ def catalog() -> Catalog:
     return current_app.extensions["catalog"]  # type: ignore[no-any-return]
 
 
-def _not_found() -> ResponseReturnValue:
-    message = "There is no such game. It may have been deleted."
-    if is_htmx():
-        return f'<p class="error" role="alert">{message}</p>', 404
-    return render_template("error.html", code=404, message=message), 404
+def _context(view: services.GameView, error: str | None) -> dict[str, object]:
+    """What the table and corrections templates need; the CSRF token is a placeholder
+    put in per response (rendered pages are cached per game version)."""
+    return {
+        "p": page(view),
+        "areas": AREAS,
+        "columns": BOARD_COLUMNS,
+        "error": error,
+        "csrf_token": placeholder_token,
+    }
 
 
 def _table(
@@ -42,13 +47,7 @@ def _table(
     htmx = is_htmx()
 
     def render() -> str:
-        context = {
-            "p": page(view),
-            "areas": AREAS,
-            "columns": BOARD_COLUMNS,
-            "error": error,
-            "csrf_token": placeholder_token,
-        }
+        context = _context(view, error)
         if htmx:
             return render_blocks(TABLE, FRAGMENTS, **context)
         return render_template(TABLE, **context)
@@ -94,33 +93,21 @@ def create() -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>/setup")
 def setup(game_id: int) -> ResponseReturnValue:
-    try:
-        view = services.load(game_id, catalog())
-    except services.GameNotFound:
-        return _not_found()
+    view = services.load(game_id, catalog())
     steps = checklist(view.state.setup, catalog())
     return render_template("games/setup.html", view=view, steps=steps)
 
 
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
-    try:
-        view = services.load(game_id, catalog())
-    except services.GameNotFound:
-        return _not_found()
+    view = services.load(game_id, catalog())
     return _table(view)
 
 
 def _fix(
     view: services.GameView, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
-    context = {
-        "p": page(view),
-        "areas": AREAS,
-        "columns": BOARD_COLUMNS,
-        "error": error,
-        "csrf_token": placeholder_token,
-    }
+    context = _context(view, error)
     if is_htmx():
         return with_token(render_block(FIX, "fix", **context)), status
     return with_token(render_template(FIX, **context)), status
@@ -128,10 +115,7 @@ def _fix(
 
 @bp.get("/games/<int:game_id>/fix")
 def fix(game_id: int) -> ResponseReturnValue:
-    try:
-        view = services.load(game_id, catalog())
-    except services.GameNotFound:
-        return _not_found()
+    view = services.load(game_id, catalog())
     return _fix(view)
 
 
@@ -146,8 +130,6 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
             view = services.redo(game_id, expected, catalog())
         else:
             view = services.act(game_id, forms.action_from(form), expected, catalog())
-    except services.GameNotFound:
-        return _not_found()
     except services.StaleVersion:
         message = "The game changed on another screen (or you tapped twice): here it is now."
         return _fresh(game_id, message, 409, on_fix_page)
@@ -162,11 +144,9 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
 def _fresh(
     game_id: int, message: str, status: int, on_fix_page: bool = False
 ) -> ResponseReturnValue:
-    """The game as it is now, with a message; 404 if it doesn't exist (any more)."""
+    """The game as it is now, with a message (GameNotFound, answered 404, if it is gone)."""
     try:
         view = services.load(game_id, catalog())
-    except services.GameNotFound:
-        return _not_found()
     except services.StaleVersion:  # still changing under us: just say so
         return f'<p class="error" role="alert">{escape(message)}</p>', status
     return _fix(view, message, status) if on_fix_page else _table(view, message, status)
@@ -189,19 +169,13 @@ def redo(game_id: int) -> ResponseReturnValue:
 
 @bp.post("/games/<int:game_id>/delete")
 def delete(game_id: int) -> ResponseReturnValue:
-    try:
-        services.delete_game(game_id)
-    except services.GameNotFound:
-        return _not_found()
+    services.delete_game(game_id)
     return redirect(url_for("games.home"), 303)
 
 
 @bp.get("/games/<int:game_id>/live")
 def live(game_id: int) -> ResponseReturnValue:
-    try:
-        view = services.load(game_id, catalog())
-    except services.GameNotFound:
-        return _not_found()
+    view = services.load(game_id, catalog())
 
     def render() -> str:
         return render_template(
@@ -217,12 +191,9 @@ def live(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>/live/board")
 def live_board(game_id: int) -> ResponseReturnValue:
-    try:
-        if request.args.get("v") == str(services.current_version(game_id)):
-            return "", 204  # unchanged: htmx keeps the page as it is
-        view = services.load(game_id, catalog())
-    except services.GameNotFound:
-        return _not_found()
+    if request.args.get("v") == str(services.current_version(game_id)):
+        return "", 204  # unchanged: htmx keeps the page as it is
+    view = services.load(game_id, catalog())
 
     def render() -> str:
         return render_blocks(

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
 
+from companion.cards.search import reward_text as cards_reward_text
 from companion.rules.catalog import FACTION_NAMES, FACTIONS, Reward, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
 from companion.rules.scoring import Standing, final_ranking
@@ -84,34 +85,10 @@ def area_of(space: SpaceDef) -> str:
     return space.faction or space.icon
 
 
-def reward_text(r: Reward) -> str:
-    parts: list[str] = []
-    if r.vp:
-        parts.append(f"{r.vp} VP")
-    if r.influence:
-        if r.influence_factions > 1:
-            parts.append(f"+{r.influence} Influence with {r.influence_factions} different Factions")
-        else:
-            parts.append(f"+{r.influence} Influence with one Faction")
-    for key, label in (
-        ("solari", "Solari"),
-        ("spice", "spice"),
-        ("water", "water"),
-        ("intrigue", "Intrigue"),
-        ("troops", "troops"),
-    ):
-        value = getattr(r, key)
-        if value:
-            parts.append(f"{value} {label}")
-    if r.control:
-        parts.append(f"control of {r.control.replace('_', ' ').title()}")
-    if r.mentat:
-        parts.append("the Mentat next round")
-    if r.trash:
-        parts.append("may trash a card")
-    if r.choose:
-        parts.append(f"choose {r.choose}: " + " / ".join(reward_text(o) for o in r.options))
-    return ", ".join(parts) or "nothing"
+def reward_text(r: Reward, state: GameState) -> str:
+    """A reward in words, as the rules lookup words it."""
+    names = {sid: space.name for sid, space in state.catalog.spaces.items()}
+    return cards_reward_text(r, names)
 
 
 def cost_text(space: SpaceDef, state: GameState) -> str:
@@ -219,7 +196,7 @@ def _prompt(state: GameState) -> PromptView | None:
             )
     elif p.kind == "rival_reward":
         reward = getattr(cat.conflicts[state.conflict or ""], p.task.ref)
-        labels = [(o, reward_text(reward.options[int(o)])) for o in p.options]
+        labels = [(o, reward_text(reward.options[int(o)], state)) for o in p.options]
         question = _("Choose %(house)s's reward (rulebook p.20: you decide).", house=who.name)
     elif p.kind == "alliance":
         labels = [(o, state.house(o).name) for o in p.options]
@@ -235,7 +212,7 @@ def _prompt(state: GameState) -> PromptView | None:
         )
     elif p.kind == "conflict_card":
         labels = [
-            (o, f"{cat.conflicts[o].name} ({reward_text(cat.conflicts[o].first)})")
+            (o, f"{cat.conflicts[o].name} ({reward_text(cat.conflicts[o].first, state)})")
             for o in p.options
         ]
         question = _("Reveal the top Conflict card. Which one is it?")
@@ -391,12 +368,18 @@ def _conflict(state: GameState) -> dict[str, object] | None:
     if state.conflict is None:
         return None
     card = state.catalog.conflicts[state.conflict]
-    swords = [e for e in state.log if e.kind == "swords" and e.round == state.round]
+    swords = []
+    for e in reversed(state.log):  # only this round's entries: stop at the previous round
+        if e.round != state.round:
+            break
+        if e.kind == "swords":
+            swords.append(e)
+    swords.reverse()
     return {
         "card": card,
         "level": "I" * card.level,
         "rewards": [
-            (PLACES[p], reward_text(getattr(card, p))) for p in ("first", "second", "third")
+            (PLACES[p], reward_text(getattr(card, p), state)) for p in ("first", "second", "third")
         ],
         "space": state.catalog.spaces[card.controlled_space].name if card.controlled_space else "",
         "swords": [

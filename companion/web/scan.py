@@ -246,11 +246,9 @@ def _offer(state: GameState, card_id: str, copy: int) -> Offer:
     )
 
 
-def _game_view(game_id: int) -> services.GameView | None:
-    try:
-        return services.load(game_id, current_app.extensions["catalog"])
-    except services.GameNotFound:
-        return None
+def _game_view(game_id: int) -> services.GameView:
+    """The game (an unknown one raises GameNotFound, answered 404 by the app)."""
+    return services.load(game_id, current_app.extensions["catalog"])
 
 
 def _buy_page(
@@ -277,8 +275,6 @@ def _buy_page(
 @bp.get("/games/<int:game_id>/buy")
 def buy_page(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
-    if view is None:
-        return render_template("error.html", code=404, message="There is no such game."), 404
     query = request.args.get("q", "")[:80]
     offers: list[Offer] = []
     if query.strip():
@@ -302,8 +298,6 @@ def buy_page(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/scan")
 def game_scan(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
-    if view is None:
-        return render_template("error.html", code=404, message="There is no such game."), 404
     found, error = _read_upload()
     if error:
         return _buy_page(view, [], [], error, status=422)
@@ -322,8 +316,6 @@ def game_scan(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/buy")
 def buy(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
-    if view is None:
-        return render_template("error.html", code=404, message="There is no such game."), 404
     from companion.web import forms  # the same form parsing as the table screen
 
     try:
@@ -331,17 +323,16 @@ def buy(game_id: int) -> ResponseReturnValue:
         view = services.act(
             game_id, action, forms.version(request.form), current_app.extensions["catalog"]
         )
-    except services.GameNotFound:
-        return render_template("error.html", code=404, message="There is no such game."), 404
     except services.StaleVersion:
-        fresh = _game_view(game_id)
-        if fresh is None:
-            return render_template("error.html", code=404, message="There is no such game."), 404
         return _buy_page(
-            fresh, [], [], "The game changed on another screen: scan again.", status=409
+            _game_view(game_id),
+            [],
+            [],
+            "The game changed on another screen: scan again.",
+            status=409,
         )
     except IllegalAction as exc:
-        fresh = _game_view(game_id) or view
+        fresh = _game_view(game_id)
         card_id = request.form.get("card", "")
         copy = forms.version({"version": request.form.get("copy", "")}) or 0
         offers = (
