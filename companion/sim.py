@@ -1,9 +1,11 @@
 """Simulator: plays whole games with the rivals and a scripted human, checks every state.
 
     python -m companion.sim --games 500 --mode solo --difficulty mentat --seed 1 --json
+    python -m companion.sim --games 500 --mode 2p --expansion ix --epic --json
 
 The scripted human places Agents on random legal spaces, sometimes gains Influence from
-its cards, enters a random plausible strength and answers prompts at random. Every state
+its cards (and, with Rise of Ix, uses a card's Freighter, dreadnought or Tech icon),
+enters a random plausible strength and answers prompts at random. Every state
 of every game is checked against the invariants below; a finished game's log is replayed
 and must rebuild the same state. Exit status 1 if any invariant is broken.
 """
@@ -21,14 +23,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion.cards import load_catalog
-from companion.rules.actions import Action, Adjust, Choose, PlaceAgent, Reveal, SetTiebreak
+from companion.rules.actions import (
+    Action,
+    Adjust,
+    Choose,
+    Dreadnought,
+    Freighter,
+    PlaceAgent,
+    Reveal,
+    SetTiebreak,
+    Tech,
+)
 from companion.rules.catalog import FACTIONS, Catalog
 from companion.rules.engine import apply, hagal_cards, legal_actions, new_game, replay
 from companion.rules.scoring import final_ranking
 from companion.rules.state import (
     DIFFICULTIES,
+    DREADNOUGHTS,
     MAX_INFLUENCE,
+    TRACK_TOP,
     TROOPS_PER_HOUSE,
+    UNKNOWN_TILE,
     Difficulty,
     GameState,
     Options,
@@ -56,10 +71,11 @@ def make_setup(
     difficulty: Difficulty | None,
     seed: int,
     options: Options | None = None,
+    sets: tuple[str, ...] = ("base",),
 ) -> Setup:
     """A random but valid setup for this seed."""
     rng = random.Random(seed)
-    leaders = [lid for lid, lead in catalog.leaders.items() if lead.set == "base"]
+    leaders = [lid for lid, lead in catalog.leaders.items() if lead.set in sets]
     rival_ok = [lid for lid in leaders if catalog.leaders[lid].rival_allowed]
     colors = list(COLORS)
     rng.shuffle(colors)
@@ -75,6 +91,7 @@ def make_setup(
             ),
             difficulty=difficulty,
             options=options or Options(),
+            sets=sets,
         )
     humans = rng.sample(leaders, 2)
     return Setup(  # Brutal Escalation and the churn are solo variants (Ix p.9)
@@ -83,6 +100,8 @@ def make_setup(
         humans=(SeatSetup("Ann", humans[0], colors[0]), SeatSetup("Ben", humans[1], colors[1])),
         rivals=(SeatSetup("House Hagal", "", colors[2]),),
         first_player=rng.randrange(2),
+        options=Options(epic=options.epic) if options else Options(),
+        sets=sets,
     )
 
 
@@ -93,12 +112,16 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
         if p.number:
             if p.kind == "strength" and rng.random() < 0.3:
                 return Choose("0")
-            return Choose(str(rng.randint(0, 24)))
+            return Choose(str(rng.randint(p.minimum, min(p.maximum, 24))))
         return Choose(rng.choice(p.options))
     actions = legal_actions(state)
     places = [a for a in actions if isinstance(a, PlaceAgent)]
     turn = state.turn
     assert turn is not None
+    if state.ix and rng.random() < 0.12:
+        ix_action = _ix_icon(state, turn, rng)
+        if ix_action is not None:
+            return ix_action
     if rng.random() < 0.15:
         # Cards often give a player Influence: model it as the correction the app offers.
         house = state.house(turn)
@@ -108,6 +131,24 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
     if places and rng.random() < 0.93:
         return rng.choice(places)
     return Reveal(turn)
+
+
+def _ix_icon(state: GameState, turn: str, rng: random.Random) -> Action | None:
+    """A Rise of Ix icon from one of the player's cards, when it can be used now."""
+    house = state.house(turn)
+    choice = rng.randrange(5)
+    if choice == 0:
+        return Freighter(turn, "recall" if house.freighter == TRACK_TOP else "advance")
+    if choice == 1 and house.dn_supply:
+        return Dreadnought(turn, "commission")
+    if choice == 2 and house.dn_garrison:
+        return Dreadnought(turn, "deploy")
+    tops = [stack[0] for stack in state.tech_stacks if stack and stack[0] != UNKNOWN_TILE]
+    if choice == 3 and tops:
+        return Tech(turn, "acquire", rng.choice(tops))
+    if choice == 4:
+        return Tech(turn, "negotiator")
+    return None
 
 
 def play(catalog: Catalog, setup: Setup, check: bool = True) -> Played:
@@ -160,8 +201,19 @@ def invariants(s: GameState) -> list[str]:
         )
         if min(counts) < 0:
             bad.append(f"{where}: {h.id} has a negative count {counts}")
-        if h.garrison + h.troops > TROOPS_PER_HOUSE:
+        if h.garrison + h.troops + h.negotiators > TROOPS_PER_HOUSE:
             bad.append(f"{where}: {h.id} has more than {TROOPS_PER_HOUSE} troops")
+        dn = (h.dn_garrison, h.dn_conflict, h.dn_posted, h.negotiators, h.freighter)
+        if min(dn) < 0 or h.dn_supply < 0 or h.dn_supply > DREADNOUGHTS:
+            bad.append(f"{where}: {h.id} dreadnoughts not conserved {dn}")
+        if h.dn_posted != sum(1 for p in s.posted.values() if p.house == h.id):
+            bad.append(f"{where}: {h.id} has {h.dn_posted} dreadnoughts on flags")
+        if not 0 <= h.freighter <= TRACK_TOP:
+            bad.append(f"{where}: {h.id} Freighter off the track at {h.freighter}")
+        if h.kind != "rival" and (h.tech or h.negotiators) and not h.is_human:
+            bad.append(f"{where}: House Hagal holds Tech tiles or Negotiators")
+        if h.kind == "rival" and any(not s.catalog.tech[t].hagal_ok for t in h.tech):
+            bad.append(f"{where}: {h.id} owns a Tech tile without the House Hagal mark")
         if any(not 0 <= v <= MAX_INFLUENCE for v in h.influence):
             bad.append(f"{where}: {h.id} influence out of range {h.influence}")
         if h.agents_left < 0:
@@ -175,7 +227,10 @@ def invariants(s: GameState) -> list[str]:
         ):
             bad.append(f"{where}: {h.id} has tracked resources")
         if h.kind == "rival" and s.phase != "ended":
-            for res, price in (("intrigue", 3), ("water", 3), ("solari", 7), ("spice", 7)):
+            exchanges = [("intrigue", 3), ("water", 3), ("solari", 7)]
+            if not s.ix or s.conflict_level == 3:  # Ix: spice waits for Conflict III
+                exchanges.append(("spice", 7))
+            for res, price in exchanges:
                 if getattr(h, res) >= price and s.prompt is None and not s.queue:
                     bad.append(f"{where}: {h.id} kept {getattr(h, res)} {res} unconverted")
         if h.kind != "hagal":
@@ -191,8 +246,25 @@ def invariants(s: GameState) -> list[str]:
             if ally_vp != held:
                 bad.append(f"{where}: {h.id} alliance VP {ally_vp} != alliances held {held}")
         placed += h.placed
-    if placed != len(s.occupants):
-        bad.append(f"{where}: {placed} Agents placed but {len(s.occupants)} spaces occupied")
+    agents = len(s.occupants) + len(s.infiltrators)
+    if placed != agents:
+        bad.append(f"{where}: {placed} Agents placed but {agents} on the board")
+    if s.ix:
+        tiles = [t for stack in s.tech_stacks for t in stack] + list(s.tech_trash)
+        tiles += [t for h in s.houses for t in h.tech]
+        expected = sorted(t.id for t in s.catalog.tech.values() if t.set in s.setup.sets)
+        known = sorted(t for t in tiles if t != UNKNOWN_TILE)
+        if len(tiles) != len(expected) or len(set(known)) != len(known):
+            bad.append(f"{where}: Tech tiles not conserved")
+        elif not s.setup.options.physical_tech and known != expected:
+            bad.append(f"{where}: Tech tiles not conserved")
+        if s.prompt is None and not s.queue and s.setup.mode == "solo":
+            tops = [stack[0] for stack in s.tech_stacks if stack]
+            if tops and not any(s.catalog.tech[t].hagal_ok for t in tops):
+                bad.append(f"{where}: no face-up Tech tile with the House Hagal mark")
+        for space, post in s.posted.items():
+            if s.catalog.spaces[space].control_bonus is None:
+                bad.append(f"{where}: a dreadnought controls {space}")
     if sum(1 for h in s.houses if h.mentat) > 1:
         bad.append(f"{where}: more than one house holds the Mentat")
     if s.prompt is None and not s.queue:
@@ -230,6 +302,10 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--brutal", action="store_true", help="Brutal Escalation")
     parser.add_argument("--churn", action="store_true", help="dice-based Imperium Row churn")
+    parser.add_argument(
+        "--expansion", choices=("base", "ix"), default="base", help="ix: with Rise of Ix"
+    )
+    parser.add_argument("--epic", action="store_true", help="Epic Game mode (Rise of Ix)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser.parse_args(argv)
 
@@ -239,11 +315,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
-    catalog = load_catalog()
+    if args.epic and args.expansion != "ix":
+        print("--epic needs --expansion ix", file=sys.stderr)
+        return 2
+    sets = ("base", "ix") if args.expansion == "ix" else ("base",)
+    catalog = load_catalog(sets=sets)
     difficulty = args.difficulty if args.mode == "solo" else None
-    options = Options(brutal_escalation=args.brutal, churn=args.churn)
+    options = Options(brutal_escalation=args.brutal, churn=args.churn, epic=args.epic)
     setups = [
-        make_setup(catalog, args.mode, difficulty, args.seed + i, options)
+        make_setup(catalog, args.mode, difficulty, args.seed + i, options, sets)
         for i in range(args.games)
     ]
 
@@ -271,6 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = {
         "games": len(games),
         "mode": args.mode,
+        "expansion": args.expansion,
+        "epic": args.epic,
         "difficulty": difficulty,
         "seed": args.seed,
         "seconds": round(time.perf_counter() - started, 3),

@@ -181,7 +181,7 @@ BROKEN: dict[str, tuple[Break, str]] = {
     ),
     "agents-placed-but-space-empty": (
         lambda: replace(mid_solo(), occupants={}),
-        "2 Agents placed but 0 spaces occupied",
+        "2 Agents placed but 0 on the board",
     ),
     "two-houses-hold-the-mentat": (
         lambda: with_houses(mid_solo(), p1={"mentat": True}, r2={"mentat": True}),

@@ -18,8 +18,14 @@ ADJUSTABLE = (
     "troops",
     "swords",
     "strength",
+    # Rise of Ix, tracked for every house.
+    "freighter",
+    "negotiators",
+    "dn_garrison",
+    "dn_conflict",
 )
-HUMAN_ADJUSTABLE = (*ADJUSTABLE[:5], "strength")
+IX_FIELDS = ("freighter", "negotiators", "dn_garrison", "dn_conflict")
+HUMAN_ADJUSTABLE = (*ADJUSTABLE[:5], "strength", *IX_FIELDS)
 VP_REASONS = ("manual", "card", "endgame")
 
 
@@ -29,10 +35,15 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class PlaceAgent:
-    """A human's Agent turn: the board space the Agent went to."""
+    """A human's Agent turn: the board space the Agent went to.
+
+    `infiltrate`: the card's Infiltration icon lets the Agent in past enemy Agents
+    (Rise of Ix rulebook p.7).
+    """
 
     house: str
     space: str
+    infiltrate: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +119,33 @@ class Acquire:
     move: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Freighter:
+    """A player used a Freighter icon of a card: `op` is "advance" or "recall" (Ix p.5)."""
+
+    house: str
+    op: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dreadnought:
+    """A player's dreadnought: `op` "commission" (supply to garrison, a card's icon) or
+    "deploy" (garrison to the Conflict, when sending an Agent to a Combat space) (Ix p.6)."""
+
+    house: str
+    op: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tech:
+    """A player's Tech tile: `op` "acquire" (a face-up `tile`, from a card's Acquire Tech),
+    "negotiator" (a troop to Ix) or "trash" (an owned `tile`) (Ix p.4)."""
+
+    house: str
+    op: str
+    tile: str = ""
+
+
 Action = (
     PlaceAgent
     | Reveal
@@ -118,6 +156,9 @@ Action = (
     | SetTiebreak
     | CornerTheMarket
     | Acquire
+    | Freighter
+    | Dreadnought
+    | Tech
 )
 ACTION_TYPES: tuple[type[Action], ...] = (
     PlaceAgent,
@@ -129,4 +170,7 @@ ACTION_TYPES: tuple[type[Action], ...] = (
     SetTiebreak,
     CornerTheMarket,
     Acquire,
+    Freighter,
+    Dreadnought,
+    Tech,
 )

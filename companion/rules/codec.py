@@ -18,8 +18,8 @@ from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
 
 _BY_NAME: dict[str, type[Action]] = {t.__name__: t for t in ACTION_TYPES}
 _INT_FIELDS = {"delta", "spice", "solari", "water", "garrison", "own", "other", "copy"}
-_BOOL_FIELDS = {"move"}
-_OPTIONAL = {"reason", "other", "move"}
+_BOOL_FIELDS = {"move", "infiltrate"}
+_OPTIONAL = {"reason", "other", "move", "infiltrate", "tile"}
 
 
 def encode(action: Action) -> dict[str, Any]:

@@ -14,28 +14,34 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from companion.rules import hagal
+from companion.rules import hagal, ix
 from companion.rules.actions import (
     HUMAN_ADJUSTABLE,
+    IX_FIELDS,
     VP_REASONS,
     Acquire,
     Action,
     Adjust,
     Choose,
     CornerTheMarket,
+    Dreadnought,
+    Freighter,
     IllegalAction,
     PlaceAgent,
     Reveal,
     SetControl,
     SetTiebreak,
+    Tech,
     Voice,
 )
 from companion.rules.catalog import FACTIONS, Catalog, Reward, SpaceDef
 from companion.rules.state import (
     FACTION_INDEX,
     MAX_INFLUENCE,
+    TRACK_TOP,
     TROOPS_PER_HOUSE,
     VP_TO_END,
+    VP_TO_END_EPIC,
     Acquisition,
     ConflictSlot,
     Entry,
@@ -60,7 +66,10 @@ DIFFICULTY = {
 EXPERT_DEPLOYMENT = ("mentat", "kwisatz")  # "Expert" = Mentat; Kwisatz Haderach is Expert+
 EXPERT_LEAD = 4  # [FAQ] Solo Play: leading by 4 strength or more (HAGAL §9 verdict)
 CONFLICT_LEVELS = ((1, 1), (2, 5), (3, 4))  # [RB p.4] setup B: 1 x I, 5 x II, 4 x III
+EPIC_LEVELS = ((2, 5), (3, 5))  # [IX p.10] Epic: no Conflict I, 5 x II over 5 x III
 MAX_STRENGTH = 200
+# What House Hagal has to correct: units, swords, Influence and its Freighter [RB p.19].
+HAGAL_FIELDS = ("garrison", "troops", "swords", "freighter", "dn_garrison", "dn_conflict")
 
 
 class Draft:
@@ -94,6 +103,10 @@ class Draft:
         self.log = list(s.log)
         self.end_reason = s.end_reason
         self.acquisitions = list(s.acquisitions)
+        self.tech_stacks = [list(stack) for stack in s.tech_stacks]
+        self.tech_trash = list(s.tech_trash)
+        self.posted = dict(s.posted)
+        self.infiltrators = list(s.infiltrators)
 
     def freeze(self) -> GameState:
         return GameState(
@@ -124,6 +137,10 @@ class Draft:
             log=tuple(self.log),
             end_reason=self.end_reason,
             acquisitions=tuple(self.acquisitions),
+            tech_stacks=tuple(tuple(stack) for stack in self.tech_stacks),
+            tech_trash=tuple(self.tech_trash),
+            posted=self.posted.copy(),
+            infiltrators=tuple(self.infiltrators),
         )
 
     # -- small helpers -------------------------------------------------------------------
@@ -151,6 +168,15 @@ class Draft:
     @property
     def conflict_level(self) -> int:
         return self.cat.conflicts[self.conflict].level if self.conflict else 0
+
+    @property
+    def ix(self) -> bool:
+        return "ix" in self.setup.sets
+
+    def controller(self, space: str) -> str | None:
+        """Who controls a space: a dreadnought covers the Control marker [IX p.6]."""
+        post = self.posted.get(space)
+        return post.house if post is not None else self.control.get(space)
 
     def scores(self, house_id: str) -> bool:
         return self.houses[house_id].kind != "hagal"
@@ -210,6 +236,14 @@ def new_game(setup: Setup, catalog: Catalog) -> GameState:
     if setup.mode == "solo":
         assert setup.difficulty is not None
         diff = DIFFICULTY[setup.difficulty]
+        garrison, intrigue = diff["garrison"], diff["intrigue"]
+        if setup.options.epic:
+            # Epic [IX p.10]: "each player" starts with 5 garrison troops "instead of 3"
+            # and draws an Intrigue card. Our ruling for Rivals: those starting with 3
+            # troops get 5 (Mercenary Rivals start with none and keep none), and every
+            # Rival draws the Intrigue card.
+            garrison = 5 if garrison == 3 else garrison
+            intrigue += 1
         for i, seat in enumerate(setup.rivals):
             # Everyone starts with 1 water, rivals with the difficulty's extras [RB p.20].
             houses.append(
@@ -220,8 +254,8 @@ def new_game(setup: Setup, catalog: Catalog) -> GameState:
                     leader=seat.leader,
                     color=seat.color,
                     water=1,
-                    garrison=diff["garrison"],
-                    intrigue=diff["intrigue"],
+                    garrison=garrison,
+                    intrigue=intrigue,
                 )
             )
         first = "r1"  # the Rival on your left takes the First Player marker [RB p.20]
@@ -268,6 +302,8 @@ def new_game(setup: Setup, catalog: Catalog) -> GameState:
         w.random().shuffle(w.hagal_deck)
     w.conflict_deck = _conflict_deck(w)
     w.emit("setup", mode=setup.mode, difficulty=setup.difficulty, first=first)
+    if w.ix:
+        ix.setup_tech(w)
     w.queue.append(Task("start_round"))
     _run(w)
     return w.freeze()
@@ -326,6 +362,11 @@ def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:
             continue
         cards.extend([card.id] * card.copies)
     return cards
+
+
+def vp_to_end(setup: Setup) -> int:
+    """10 VP end the game [RB p.12], 12 in an Epic game [IX p.10]."""
+    return VP_TO_END_EPIC if setup.options.epic else VP_TO_END
 
 
 def mentat_cost(setup: Setup) -> int:
@@ -393,17 +434,20 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
         problems.append("Every house needs a name.")
     if "base" not in setup.sets or any(s not in ("base", "ix") for s in setup.sets):
         problems.append("Unknown card sets.")
+    elif "ix" not in setup.sets and (setup.options.epic or setup.options.physical_tech):
+        problems.append("Epic mode and Tech tiles need the Rise of Ix expansion.")
     if problems:
         raise IllegalAction(" ".join(problems))
 
 
 def _conflict_deck(w: Draft) -> list[ConflictSlot]:
     """1 Conflict I on top of 5 Conflict II on top of 4 Conflict III [RB p.4]."""
+    levels = EPIC_LEVELS if w.setup.options.epic else CONFLICT_LEVELS
     if w.setup.options.physical_conflicts:
-        return [ConflictSlot(level, None) for level, n in CONFLICT_LEVELS for _ in range(n)]
+        return [ConflictSlot(level, None) for level, n in levels for _ in range(n)]
     rng = w.random()
     deck: list[ConflictSlot] = []
-    for level, n in CONFLICT_LEVELS:
+    for level, n in levels:
         ids = [c.id for c in w.cat.conflicts.values() if c.level == level and c.set in w.setup.sets]
         deck.extend(ConflictSlot(level, cid) for cid in rng.sample(ids, n))
     return deck
@@ -417,8 +461,8 @@ def _apply(w: Draft, action: Action) -> None:
     match action:
         case Choose(option=option):
             _answer(w, option)
-        case PlaceAgent(house=house, space=space):
-            _place_human(w, house, space)
+        case PlaceAgent(house=house, space=space, infiltrate=infiltrate):
+            _place_human(w, house, space, infiltrate)
         case Reveal(house=house):
             _reveal(w, house)
         case Voice(house=house, space=space):
@@ -433,6 +477,8 @@ def _apply(w: Draft, action: Action) -> None:
             _corner_the_market(w, action)
         case Acquire():
             _acquire(w, action)
+        case Freighter() | Dreadnought() | Tech():
+            _ix_action(w, action)
         case _:
             raise IllegalAction("Unknown action.")
     _run(w)
@@ -450,13 +496,25 @@ def _own_turn(w: Draft, house: str) -> None:
         raise IllegalAction(f"It is not {w.houses[house].name}'s turn (now: {who}).")
 
 
-def _space_problem(w: Draft, house_id: str, space_id: str) -> str | None:
-    """Why a human can't send an Agent to this space now [RB pp.8-9], or None."""
+def _space_problem(w: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> str | None:
+    """Why a human can't send an Agent to this space now [RB pp.8-9], or None.
+
+    Infiltration lets an Agent past enemy Agents, never past The Voice or the player's
+    own Agent [IX p.7].
+    """
     space = w.board().get(space_id)
     house = w.houses[house_id]
     if space is None:
         return "This space is not on the board in this game."
-    if space_id in w.occupants:
+    if infiltrate:
+        here = [w.occupants.get(space_id)] + [h for s, h in w.infiltrators if s == space_id]
+        if not w.ix:
+            return "Infiltration comes with Rise of Ix cards."
+        if here[0] is None:
+            return "Nobody is there: send the Agent normally."
+        if house_id in here:
+            return "You already have an Agent there: infiltration works against enemy Agents only."
+    elif space_id in w.occupants:
         return f"{w.houses[w.occupants[space_id]].name} already has an Agent there."
     blocker = w.voice.get(space_id)
     if blocker is not None and blocker != house_id:
@@ -476,15 +534,19 @@ def _space_problem(w: Draft, house_id: str, space_id: str) -> str | None:
     return None
 
 
-def _place_human(w: Draft, house_id: str, space_id: str) -> None:
+def _place_human(w: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> None:
     _own_turn(w, house_id)
-    problem = _space_problem(w, house_id, space_id)
+    problem = _space_problem(w, house_id, space_id, infiltrate)
     if problem is not None:
         raise IllegalAction(problem)
     space = w.board()[space_id]
     w.put(house_id, placed=w.h(house_id).placed + 1)
-    w.occupants[space_id] = house_id
-    w.emit("agent", house_id, space=space_id)
+    if infiltrate:
+        w.infiltrators.append((space_id, house_id))
+        w.emit("agent", house_id, space=space_id, infiltrate=True)
+    else:
+        w.occupants[space_id] = house_id
+        w.emit("agent", house_id, space=space_id)
     if space.faction is not None:
         # Sending an Agent to a Faction space gives 1 Influence there [RB p.7].
         w.queue.append(Task("influence", house_id, space.faction, 1))
@@ -508,6 +570,15 @@ def _place_human(w: Draft, house_id: str, space_id: str) -> None:
             if w.h(rid).intrigue >= 4:
                 w.put(rid, intrigue=w.h(rid).intrigue - 1)
                 w.emit("secrets_steal", house_id, rival=rid)
+    if w.ix:
+        # The space's Rise of Ix icons, each optional for the player [IX pp.4-6].
+        if space.dreadnought:
+            w.queue.append(Task("commission", house_id))
+        if space.ix_choose_one:
+            w.queue.append(Task("tech_negotiation", house_id))
+        elif space.acquire_tech:
+            w.queue.append(Task("acquire_tech", house_id, "", space.tech_discount))
+        w.queue.extend(Task("freighter", house_id) for _ in range(space.freighter))
     if space.control_bonus is not None:
         w.queue.append(Task("control_bonus", house_id, space_id))
     w.queue.append(Task("next_turn", house_id, "agent"))
@@ -543,13 +614,15 @@ def _adjust(w: Draft, a: Adjust) -> None:
         raise IllegalAction("Unknown house.")
     if not isinstance(a.delta, int) or a.delta == 0 or abs(a.delta) > 50:
         raise IllegalAction("A correction changes a number by 1 to 50.")
+    if a.field in IX_FIELDS and not w.ix:
+        raise IllegalAction("Freighters, dreadnoughts and Negotiators come with Rise of Ix.")
     if house.is_human and a.field not in HUMAN_ADJUSTABLE:
         raise IllegalAction(
             "Players keep their own resources and troops; the app doesn't track them."
         )
     if (
         house.kind == "hagal"
-        and a.field not in ("garrison", "troops", "swords")
+        and a.field not in HAGAL_FIELDS
         and not a.field.startswith("influence:")
     ):
         raise IllegalAction("House Hagal has no resources and scores no VP (rulebook p.19).")
@@ -578,11 +651,20 @@ def _adjust(w: Draft, a: Adjust) -> None:
         if a.field == "strength" and new > MAX_STRENGTH:
             raise IllegalAction("That strength is out of range.")
         w.put(a.house, **{a.field: new})
-    elif a.field in ("garrison", "troops"):
+    elif a.field in ("garrison", "troops", "negotiators"):
         new = getattr(house, a.field) + a.delta
-        other = house.troops if a.field == "garrison" else house.garrison
-        if new < 0 or new + other > TROOPS_PER_HOUSE:
+        if new < 0 or house.supply - a.delta < 0:
             raise IllegalAction(f"A house has {TROOPS_PER_HOUSE} troops in all.")
+        w.put(a.house, **{a.field: new})
+    elif a.field == "freighter":
+        new = house.freighter + a.delta
+        if not 0 <= new <= TRACK_TOP:
+            raise IllegalAction(f"The Freighter goes from step 0 to {TRACK_TOP}.")
+        w.put(a.house, freighter=new)
+    elif a.field in ("dn_garrison", "dn_conflict"):
+        new = getattr(house, a.field) + a.delta
+        if new < 0 or house.dn_supply - a.delta < 0:
+            raise IllegalAction("A house has two dreadnoughts.")
         w.put(a.house, **{a.field: new})
     else:
         raise IllegalAction("That number can't be corrected.")
@@ -680,6 +762,64 @@ def _acquire(w: Draft, a: Acquire) -> None:
     _no_negative_vp(w)
 
 
+def _ix_action(w: Draft, a: Freighter | Dreadnought | Tech) -> None:
+    """A Rise of Ix icon a player used from a card the app can't see [IX pp.4-6]."""
+    house = w.houses.get(a.house)
+    if house is None or not house.is_human:
+        raise IllegalAction("Only a player at the table uses this.")
+    if not w.ix:
+        raise IllegalAction("This comes with the Rise of Ix expansion.")
+    if w.prompt is not None:
+        raise IllegalAction("First answer the question on screen.")
+    if w.phase == "ended":
+        raise IllegalAction("The game is over.")
+    match a:
+        case Freighter(op="advance"):
+            if house.freighter >= TRACK_TOP:
+                raise IllegalAction("The Freighter is on the top step: recall it.")
+            w.put(a.house, freighter=house.freighter + 1)
+            w.emit("freighter", a.house, step=house.freighter + 1)
+        case Freighter(op="recall"):
+            if house.freighter == 0:
+                raise IllegalAction("The Freighter is already at the bottom of the track.")
+            ix.recall(w, a.house)
+        case Dreadnought(op="commission"):
+            if house.dn_supply <= 0:
+                raise IllegalAction("Both dreadnoughts are already commissioned.")
+            w.put(a.house, dn_garrison=house.dn_garrison + 1)
+            w.emit("commission", a.house)
+        case Dreadnought(op="deploy"):
+            if w.phase != "agents":
+                raise IllegalAction(
+                    "Units are deployed on Agent turns (an Agent sent to a Combat space)."
+                )
+            if house.dn_garrison <= 0:
+                raise IllegalAction("No dreadnought in the garrison.")
+            w.put(a.house, dn_garrison=house.dn_garrison - 1, dn_conflict=house.dn_conflict + 1)
+            w.emit("deploy", a.house, troops=0, dreadnoughts=1)
+        case Tech(op="acquire", tile=tile):
+            stack = next((k for k, top in ix.face_up(w) if top == tile), None)
+            if stack is None:
+                raise IllegalAction("Choose a face-up Tech tile.")
+            if house.negotiators:
+                w.queue.insert(0, Task("negotiators_back", a.house))
+            ix.take_tile(w, a.house, stack)
+        case Tech(op="negotiator"):
+            w.put(a.house, negotiators=house.negotiators + 1)
+            w.emit("negotiator", a.house, count=house.negotiators + 1)
+        case Tech(op="trash", tile=tile):
+            if tile not in house.tech:
+                raise IllegalAction("You don't own that Tech tile.")
+            w.put(a.house, tech=tuple(t for t in house.tech if t != tile))
+            w.tech_trash.append(tile)
+            w.emit("tech_trash", a.house, tile=tile)
+            if tile == "spy_satellites":
+                # Pay 3 spice and trash it: +1 VP (Spy Satellites tile).
+                w.gain_vp(a.house, 1, "tech", tile)
+        case _:
+            raise IllegalAction("Unknown choice.")
+
+
 def _no_negative_vp(w: Draft) -> None:
     """A correction may not leave a house below 0 VP (the draft is then thrown away)."""
     for house in w.houses.values():
@@ -745,6 +885,8 @@ def _convert_rivals(w: Draft) -> None:
 def _t_start_round(w: Draft, t: Task) -> None:
     w.round += 1
     w.phase = "round_start"
+    if w.ix:
+        ix.round_start(w)
     if w.mentat_claim is not None:
         # Sort Through the Chaos: the winner takes the Mentat at the start of the next
         # round [FAQ]; a Conflict reward Mentat is kept for next round [RB icon guide].
@@ -780,9 +922,10 @@ def _t_reveal_conflict(w: Draft, t: Task) -> None:
             w.put(rid, agents=3, swordmaster=True)
             w.emit("rival_swordmaster", rid)
     space = conflict.controlled_space
-    holder = w.control.get(space) if space else None
+    holder = w.controller(space) if space else None
     if holder is not None:
-        # Defensive bonus: the controller may deploy 1 troop from supply [RB p.9].
+        # Defensive bonus: the controller may deploy 1 troop from supply [RB p.9]; a
+        # dreadnought on the flag gives it to its owner [IX p.6].
         if w.h(holder).is_human:
             w.emit("defensive_bonus", holder, space=space, deployed=None)
         elif w.h(holder).supply > 0:
@@ -882,7 +1025,14 @@ def _t_rival_turn(w: Draft, t: Task) -> None:
             return
         w.queue.insert(0, again)
         return
-    w.occupants[space] = t.house
+    if why == "invasion_ships":
+        # Invasion Ships: flipped, no discard, to go where an enemy Agent is [IX p.9].
+        house = w.h(t.house)
+        w.put(t.house, flipped=(*house.flipped, "invasion_ships"))
+        w.emit("tech_flip", t.house, tile="invasion_ships")
+        w.infiltrators.append((space, t.house))
+    else:
+        w.occupants[space] = t.house
     w.put(t.house, placed=w.h(t.house).placed + 1)
     w.emit("rival_agent", t.house, card=card_id, space=space)
     w.queue[0:0] = hagal.card_tasks(w, t.house, card, w.board()[space])
@@ -928,9 +1078,15 @@ def _t_recruit(w: Draft, t: Task) -> None:
 
 
 def _t_deploy(w: Draft, t: Task) -> None:
-    """Deploy this turn's recruits plus up to 2 garrison troops [RB p.19; FAQ troops]."""
+    """Deploy this turn's recruits plus up to 2 garrison units [RB p.19; FAQ troops].
+
+    A Rival deploys dreadnoughts before troops whenever it can [IX p.8]; they come from
+    the garrison, so they count against the 2 (as in the Spice Flow mod, HAGAL §6).
+    """
     house = w.h(t.house)
-    count = min(house.garrison, w.recruited + t.n)
+    dreadnoughts = min(house.dn_garrison, t.n)
+    troops = min(house.garrison, w.recruited + t.n - dreadnoughts)
+    count = troops + dreadnoughts
     if count <= 0:
         return
     if hagal.expert(w) and w.conflict_level < 3:
@@ -957,9 +1113,16 @@ def _t_deploy(w: Draft, t: Task) -> None:
                 w.emit("expert_hold", t.house, kept=count)
                 w.recruited = 0
                 return
-    w.put(t.house, garrison=house.garrison - count, troops=house.troops + count)
+    w.put(
+        t.house,
+        garrison=house.garrison - troops,
+        troops=house.troops + troops,
+        dn_garrison=house.dn_garrison - dreadnoughts,
+        dn_conflict=house.dn_conflict + dreadnoughts,
+    )
     w.recruited = 0
-    w.emit("deploy", t.house, troops=count)
+    extra = {"dreadnoughts": dreadnoughts} if dreadnoughts else {}
+    w.emit("deploy", t.house, troops=troops, **extra)
 
 
 def _t_signet(w: Draft, t: Task) -> None:
@@ -979,9 +1142,9 @@ def _t_harvest(w: Draft, t: Task) -> None:
 
 def _t_control_bonus(w: Draft, t: Task) -> None:
     """The controller gets the bonus whenever anyone sends an Agent there [RB p.9, p.20]."""
-    holder = w.control.get(t.ref)
+    holder = w.controller(t.ref)  # a dreadnought on the flag takes the bonus [IX p.6]
     bonus = w.board()[t.ref].control_bonus
-    if holder is None or bonus is None:
+    if holder is None or bonus is None or not w.scores(holder):
         return
     if not w.h(holder).is_human:
         w.put(
@@ -998,12 +1161,16 @@ def _t_control_bonus(w: Draft, t: Task) -> None:
 
 
 def _t_combat_bonus(w: Draft, t: Task) -> None:
-    """Each Rival with a troop in the Conflict reveals swords, in turn order [RB p.19]."""
+    """Each Rival with a unit in the Conflict reveals swords, in turn order [RB p.19].
+
+    A dreadnought is a unit: with one, "your swords still count" [IX p.6]. HAGAL §9
+    leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow).
+    """
     rivals = [hid for hid in w.order() if not w.h(hid).is_human]
     if not w.solo:
         rivals = ["hagal"]
     brutal = w.setup.options.brutal_escalation and w.conflict_level == 3
-    tasks = [Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if w.h(hid).troops > 0]
+    tasks = [Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if w.h(hid).units > 0]
     w.queue[0:0] = tasks
 
 
@@ -1108,6 +1275,9 @@ def _t_resolve(w: Draft, t: Task) -> None:
                     del w.control[space]
                 continue
             tasks.append(Task("reward", hid, place))
+    if w.ix:
+        winner = next((h for h, place in places.items() if place == "first"), "")
+        tasks.append(Task("dreadnoughts", "", winner))
     tasks.append(Task("end_combat"))
     w.queue[0:0] = tasks
 
@@ -1166,6 +1336,8 @@ def _reward_tasks(w: Draft, hid: str, r: Reward, place: str) -> list[Task]:
         tasks.insert(
             0, Task("choose_influence", hid, str(r.influence_factions), r.influence, FACTIONS)
         )
+    tasks.extend(Task("freighter", hid) for _ in range(r.freighter))
+    tasks.extend(Task("offer", hid, place, i) for i in range(len(r.offers)))
     if r.control is not None:
         w.control[r.control] = hid
         w.emit("control", hid, space=r.control)
@@ -1208,6 +1380,8 @@ def _t_end_combat(w: Draft, t: Task) -> None:
     for hid, house in list(w.houses.items()):
         if house.troops or house.swords or house.strength:
             w.put(hid, troops=0, swords=0, strength=0)
+    if w.ix:
+        ix.end_posts(w)
     w.phase = "makers"
     w.queue.insert(0, Task("makers"))
 
@@ -1226,16 +1400,20 @@ def _t_makers(w: Draft, t: Task) -> None:
 
 def _t_recall(w: Draft, t: Task) -> None:
     """End check, then Mentat back, recall, First Player passes [RB p.12 Phase 5]."""
-    leaders = [h for h in w.houses.values() if h.kind != "hagal" and h.vp >= VP_TO_END]
+    goal = vp_to_end(w.setup)
+    leaders = [h for h in w.houses.values() if h.kind != "hagal" and h.vp >= goal]
     if leaders or not w.conflict_deck:
         w.phase = "ended"
         w.turn = None
         w.end_reason = "vp" if leaders else "conflict_deck"
-        w.emit("game_end", None, reason=w.end_reason)
+        w.emit("game_end", None, reason=w.end_reason, goal=goal)
+        if w.ix:
+            ix.endgame(w)
         return
     for hid in list(w.houses):
         w.put(hid, placed=0, mentat=False, revealed=False, passed=False)
     w.occupants.clear()
+    w.infiltrators.clear()
     w.voice.clear()
     seats = w.seats()
     w.first = seats[(seats.index(w.first) + 1) % len(seats)]
@@ -1304,6 +1482,17 @@ def _move_alliance(w: Draft, faction: str, to: str | None) -> None:
     w.emit("alliance", to, faction=faction, previous=holder)
 
 
+def _t_tech_reward(w: Draft, t: Task) -> None:
+    """A Tech tile's Acquire effect [IX p.4]: its VP are scored for everyone; a Rival takes
+    the rest, a player is told (Influence is chosen and recorded)."""
+    tech = w.cat.tech[t.ref]
+    reward = tech.acquire_reward
+    w.gain_vp(t.house, reward.vp, "tech", tech.id)
+    rest = replace(reward, vp=0)
+    if not rest.is_empty():
+        w.queue[0:0] = _reward_tasks(w, t.house, rest, "")
+
+
 HANDLERS = {
     "start_round": _t_start_round,
     "reveal_conflict": _t_reveal_conflict,
@@ -1326,4 +1515,6 @@ HANDLERS = {
     "makers": _t_makers,
     "recall": _t_recall,
     "alliance": _t_alliance,
+    "tech_reward": _t_tech_reward,
+    **ix.HANDLERS,
 }

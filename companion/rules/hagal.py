@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from companion.rules.catalog import FACTIONS, HagalCardDef, SpaceDef
-from companion.rules.state import MAX_INFLUENCE, House, Task
+from companion.rules.catalog import FACTIONS, Faction, HagalCardDef, SpaceDef
+from companion.rules.state import MAX_INFLUENCE, UNKNOWN_TILE, House, Task
 
 if TYPE_CHECKING:
     from companion.rules.engine import Draft
@@ -25,7 +25,12 @@ SIGNETS = (
     "gain_solari",
     "gain_spice",
     "gain_water",
+    "rhombur_tech",
+    "hundro_freighter",
 )
+# Where a Rival's dreadnought prefers to take control, after covering an opponent's marker:
+# Imperial Basin, then counter-clockwise [IX p.8].
+FLAG_ORDER = ("imperial_basin", "arrakeen", "carthag")
 
 
 def reshuffle(w: Draft) -> None:
@@ -63,37 +68,125 @@ def harvest_target(w: Draft, house_id: str) -> str | None:
     return best[2] if best else None
 
 
+def card_side(
+    w: Draft, house_id: str, card: HagalCardDef
+) -> tuple[str | None, Faction | None, int]:
+    """Space, Influence and Freighter icons of the card for this Rival: a dual card's
+    second half applies from 2 Spacing Guild Influence on [IX p.8; FAQ Rivals]."""
+    if card.space_if_guild_2 is not None and w.h(house_id).inf("spacing_guild") >= 2:
+        return card.space_if_guild_2, card.influence_if_guild_2, card.freighter_if_guild_2
+    return card.space, card.influence, card.freighter
+
+
 def target(w: Draft, house_id: str, card: HagalCardDef) -> tuple[str | None, str]:
-    """The space a revealed card sends the rival to, or None and the reason to skip it."""
+    """The space a revealed card sends the rival to, or None and the reason to skip it.
+
+    A found space comes with "" or "invasion_ships" (the Rival flips the tile to go
+    where an enemy Agent is [IX p.9]).
+    """
     if card.harvest:
         space = harvest_target(w, house_id)
         return (space, "") if space else (None, "no_bonus_spice")
-    if card.space is None or card.space not in w.board():
+    if card.dreadnought and w.h(house_id).dn_supply <= 0:
+        return None, "two_dreadnoughts"  # skip it, reveal another [IX p.8]
+    space_id, _, _ = card_side(w, house_id, card)
+    if space_id is None or space_id not in w.board():
         return None, "not_on_board"
-    if blocked(w, house_id, card.space):
+    for faction, need in w.board()[space_id].requires_influence.items():
+        if w.h(house_id).inf(faction) < need:
+            # Interstellar Shipping needs 2 Guild Influence, Rivals too [IX p.8]; a dual
+            # card never falls back to its other half [FAQ Rivals].
+            return None, "needs_influence"
+    if blocked(w, house_id, space_id):
+        if can_infiltrate(w, house_id, space_id):
+            return space_id, "invasion_ships"
         return None, "occupied"
-    return card.space, ""
+    return space_id, ""
+
+
+def can_infiltrate(w: Draft, house_id: str, space_id: str) -> bool:
+    """A solo Rival with Invasion Ships face up ignores enemy Agents (not The Voice, not
+    its own Agent) [IX p.7, p.9]."""
+    if not (w.solo and w.h(house_id).ready("invasion_ships")):
+        return False
+    voice = w.voice.get(space_id)
+    if voice is not None and voice != house_id:
+        return False
+    here = [w.occupants.get(space_id)] + [h for s, h in w.infiltrators if s == space_id]
+    return here[0] is not None and house_id not in here
 
 
 def card_tasks(w: Draft, house_id: str, card: HagalCardDef, space: SpaceDef) -> list[Task]:
     """The effects of a placed card, in order [RB p.19]: the rival ignores the space's own
     costs and effects and gets the card's effects only."""
+    _, influence, freighter = card_side(w, house_id, card)
     tasks: list[Task] = []
-    if card.influence is not None:
-        tasks.append(Task("influence", house_id, card.influence, 1))
+    if w.solo and w.h(house_id).ready("training_drones"):
+        tasks.append(Task("training_drones", house_id))  # first chance each round [IX p.9]
+    if influence is not None:
+        tasks.append(Task("influence", house_id, influence, 1))
     if card.troops:
         tasks.append(Task("recruit", house_id, "", card.troops))
+    if card.dreadnought:
+        tasks.append(Task("commission", house_id))
+    if card.acquire_tech and w.solo:  # House Hagal ignores Tech tiles [IX p.9]
+        fallback = "negotiate" if card.negotiator else ""
+        tasks.append(Task("acquire_tech", house_id, fallback, card.tech_discount))
+    tasks.extend(Task("freighter", house_id) for _ in range(freighter))
     if card.signet and w.solo:  # Signet icons do nothing in two-player [HAGAL §4]
         tasks.append(Task("signet", house_id))
     if card.harvest:
         tasks.append(Task("harvest", house_id, space.id))
     if space.combat:
+        if w.solo:
+            tasks.append(Task("flagship", house_id))
         # Any Agent on a Combat space deploys this turn's recruits and up to 2 garrison
-        # troops, even if the card recruited none [RB p.19; FAQ troops].
+        # units, even if the card recruited none [RB p.19; FAQ troops; IX p.8].
         tasks.append(Task("deploy", house_id, "", 2))
     if space.control_bonus is not None:
         tasks.append(Task("control_bonus", house_id, space.id))
     return tasks
+
+
+def freighter_move(house: House) -> str:
+    """A Rival advances to the Shipping Track's second step, then recalls [IX p.8]."""
+    return "advance" if house.freighter < 2 else "recall"
+
+
+def tech_choice(w: Draft, house_id: str, discount: int) -> tuple[int, int, int] | None:
+    """The marked face-up tile a Rival buys: the most expensive it can afford with the
+    discount and its Negotiators, ties to the topmost stack [IX p.9]. Returns the stack,
+    the Negotiators it returns (only as many as lower the price) and the spice it pays."""
+    house = w.h(house_id)
+    best: tuple[tuple[int, int], tuple[int, int, int]] | None = None
+    for k, stack in enumerate(w.tech_stacks):
+        if not stack or stack[0] == UNKNOWN_TILE:
+            continue
+        tech = w.cat.tech[stack[0]]
+        if not tech.hagal_ok:
+            continue
+        need = max(0, tech.cost - discount)
+        used = min(house.negotiators, need)
+        pay = need - used
+        if pay > house.spice:
+            continue
+        key = (tech.cost, -k)
+        if best is None or key > best[0]:
+            best = (key, (k, used, pay))
+    return best[1] if best else None
+
+
+def post_choice(w: Draft, house_id: str, flags: Sequence[str]) -> str | None:
+    """Where a Rival's dreadnought takes control: cover an opponent's Control marker if it
+    can, avoid its own, then Imperial Basin, Arrakeen, Carthag [IX p.8]."""
+
+    def key(space: str) -> tuple[int, int]:
+        marker = w.control.get(space)
+        cover = 0 if marker not in (None, house_id) else 1 if marker is None else 2
+        order = FLAG_ORDER.index(space) if space in FLAG_ORDER else len(FLAG_ORDER)
+        return cover, order
+
+    return min(flags, key=key) if flags else None
 
 
 def least_influence(house: House, options: Sequence[str]) -> list[str]:
@@ -134,6 +227,16 @@ def signet(w: Draft, house_id: str) -> None:
             return
         w.put(house_id, spice=house.spice - 1)
         w.queue.insert(0, Task("choose_influence", house_id, "1", 1, eligible))
+    elif kind == "rhombur_tech":
+        # Acquire Tech if he can, else the Tech Negotiation icon [IX p.8].
+        w.queue.insert(0, Task("acquire_tech", house_id, "negotiate", 0))
+    elif kind == "hundro_freighter":
+        # Always spends 1 spice, if he has it, for the Freighter icon [IX p.8].
+        if house.spice < 1:
+            w.emit("signet", house_id, leader=house.leader, done=False)
+            return
+        w.put(house_id, spice=house.spice - 1)
+        w.queue.insert(0, Task("freighter", house_id))
     w.emit("signet", house_id, leader=house.leader, done=True)
 
 
@@ -142,6 +245,16 @@ def convert(w: Draft, house_id: str) -> None:
     house = w.h(house_id)
     if house.kind != "rival":
         return
+    if house.owns("spy_satellites") and house.spice >= 3 and w.turn == house_id:
+        # With 3 spice on its turn it trashes Spy Satellites for 1 VP [IX p.9].
+        house = w.put(
+            house_id,
+            spice=house.spice - 3,
+            tech=tuple(t for t in house.tech if t != "spy_satellites"),
+        )
+        w.tech_trash.append("spy_satellites")
+        w.gain_vp(house_id, 1, "tech", "spy_satellites")
+        w.emit("spy_satellites", house_id)
     for resource, price in EXCHANGES:
         have = getattr(house, resource)
         if have < price:

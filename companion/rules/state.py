@@ -17,12 +17,18 @@ Difficulty = Literal["mercenary", "sardaukar", "mentat", "kwisatz"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("mercenary", "sardaukar", "mentat", "kwisatz")
 Phase = Literal["round_start", "agents", "combat", "makers", "recall", "ended"]
 HouseKind = Literal["human", "rival", "hagal"]
-VpSource = Literal["conflict", "influence", "alliance", "exchange", "card", "endgame", "manual"]
+VpSource = Literal[
+    "conflict", "influence", "alliance", "exchange", "card", "tech", "endgame", "manual"
+]
 
 FACTION_INDEX: dict[str, int] = {f: i for i, f in enumerate(FACTIONS)}
 TROOPS_PER_HOUSE = 12  # 16 cubes, 4 of them on the Influence tracks (rulebook p.5, G5)
 MAX_INFLUENCE = 6  # six spaces above the bottom one (FAQ, Plans Within Plans)
 VP_TO_END = 10  # rulebook p.12, Phase 5
+VP_TO_END_EPIC = 12  # Rise of Ix rulebook p.10, Epic Game mode
+DREADNOUGHTS = 2  # per house (Ix rulebook p.6)
+TRACK_TOP = 3  # the Shipping Track has three steps above the bottom (Ix rulebook p.5)
+UNKNOWN_TILE = "?"  # a face-down Tech tile the table holds (physical tiles)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +39,8 @@ class Options:
     churn: bool = False  # dice-based Imperium Row churn, HAGAL.md §6 (solo variants)
     physical_hagal: bool = False  # the table reveals physical House Hagal cards
     physical_conflicts: bool = False  # the table reveals physical Conflict cards
+    epic: bool = False  # Rise of Ix Epic Game mode (Ix rulebook p.10)
+    physical_tech: bool = False  # the table shuffles the Tech tiles and says which turn up
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,17 @@ class House:
     swords: int = 0  # rival combat bonus this round
     strength: int = 0  # humans: last strength entered
     tiebreak: tuple[int, int, int, int] | None = None  # humans: spice, Solari, water, garrison
+    # Rise of Ix, tracked for every house (Ix rulebook pp.4-6): the Freighter's step on the
+    # Shipping Track (0 = bottom), dreadnoughts in the garrison, in the Conflict and on a
+    # control flag (the rest are in supply), Negotiators on Ix, Tech tiles owned and the
+    # ones flipped face down this round.
+    freighter: int = 0
+    dn_garrison: int = 0
+    dn_conflict: int = 0
+    dn_posted: int = 0
+    negotiators: int = 0
+    tech: tuple[str, ...] = ()
+    flipped: tuple[str, ...] = ()
 
     @property
     def is_human(self) -> bool:
@@ -103,12 +122,33 @@ class House:
 
     @property
     def supply(self) -> int:
-        return TROOPS_PER_HOUSE - self.garrison - self.troops
+        """Troops in supply: Negotiators on Ix are troops too (Ix rulebook p.4)."""
+        return TROOPS_PER_HOUSE - self.garrison - self.troops - self.negotiators
+
+    @property
+    def dn_supply(self) -> int:
+        return DREADNOUGHTS - self.dn_garrison - self.dn_conflict - self.dn_posted
+
+    @property
+    def units(self) -> int:
+        """Units in the Conflict: troops and dreadnoughts (Ix rulebook p.6)."""
+        return self.troops + self.dn_conflict
 
     @property
     def rival_strength(self) -> int:
-        """Two per troop in the Conflict plus the revealed swords; 0 without troops (p.19)."""
-        return 2 * self.troops + self.swords if self.troops else 0
+        """Two per troop and three per dreadnought in the Conflict plus the revealed swords;
+        0 without a unit there (rulebook p.19; Ix rulebook p.6: a dreadnought alone keeps
+        the strength and the swords)."""
+        if not self.units:
+            return 0
+        return 2 * self.troops + 3 * self.dn_conflict + self.swords
+
+    def owns(self, tile: str) -> bool:
+        return tile in self.tech
+
+    def ready(self, tile: str) -> bool:
+        """Owns this tile and has not flipped it this round."""
+        return tile in self.tech and tile not in self.flipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +157,15 @@ class ConflictSlot:
 
     level: int
     card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A dreadnought on a control flag: its house and the round it took control. It leaves
+    at the end of the next Combat phase (Ix rulebook p.6)."""
+
+    house: str
+    round: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +209,18 @@ class Task:
     ref: str = ""
     n: int = 0
     options: tuple[str, ...] = ()
+
+    @property
+    def answer(self) -> str | None:
+        """The table's answer carried by a resumed task, if any."""
+        if self.options and self.options[-1].startswith("="):
+            return self.options[-1][1:]
+        return None
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The task's options without the answer."""
+        return tuple(o for o in self.options if not o.startswith("="))
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +273,26 @@ class GameState:
     log: tuple[Entry, ...]
     end_reason: str | None
     acquisitions: tuple[Acquisition, ...] = ()
+    # Rise of Ix: the three Tech stacks, top (face-up) tile first, UNKNOWN_TILE for tiles
+    # the table has not revealed yet; trashed tiles; dreadnoughts on control flags by
+    # space; Agents that infiltrated a space someone else already held (space, house).
+    tech_stacks: tuple[tuple[str, ...], ...] = ()
+    tech_trash: tuple[str, ...] = ()
+    posted: Mapping[str, Posted] = field(default_factory=dict)
+    infiltrators: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def ix(self) -> bool:
+        return "ix" in self.setup.sets
+
+    @property
+    def vp_to_end(self) -> int:
+        return VP_TO_END_EPIC if self.setup.options.epic else VP_TO_END
+
+    def controller(self, space: str) -> str | None:
+        """Who controls a space: a dreadnought covers the Control marker (Ix p.6)."""
+        post = self.posted.get(space)
+        return post.house if post is not None else self.control.get(space)
 
     def house(self, house_id: str) -> House:
         for h in self.houses:
