@@ -254,15 +254,14 @@ def invariants(s: GameState) -> list[str]:
         tiles += [t for h in s.houses for t in h.tech]
         expected = sorted(t.id for t in s.catalog.tech.values() if t.set in s.setup.sets)
         known = sorted(t for t in tiles if t != UNKNOWN_TILE)
-        if len(tiles) != len(expected) or len(set(known)) != len(known):
-            bad.append(f"{where}: Tech tiles not conserved")
-        elif not s.setup.options.physical_tech and known != expected:
+        complete = s.setup.options.physical_tech or known == expected
+        if len(tiles) != len(expected) or len(set(known)) != len(known) or not complete:
             bad.append(f"{where}: Tech tiles not conserved")
         if s.prompt is None and not s.queue and s.setup.mode == "solo":
             tops = [stack[0] for stack in s.tech_stacks if stack]
             if tops and not any(s.catalog.tech[t].hagal_ok for t in tops):
                 bad.append(f"{where}: no face-up Tech tile with the House Hagal mark")
-        for space, post in s.posted.items():
+        for space in s.posted:
             if s.catalog.spaces[space].control_bonus is None:
                 bad.append(f"{where}: a dreadnought controls {space}")
     if sum(1 for h in s.houses if h.mentat) > 1:

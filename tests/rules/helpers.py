@@ -15,7 +15,8 @@ from companion.rules.state import GameState, Options, SeatSetup, Setup
 
 @cache
 def catalog() -> Catalog:
-    return load_catalog()
+    """Base game and Rise of Ix: a game uses the sets its Setup names."""
+    return load_catalog(sets=("base", "ix"))
 
 
 def solo(

@@ -44,13 +44,25 @@ def summary(state: GameState) -> dict[str, Any]:
             "influence": dict(zip(FACTIONS, h.influence, strict=True)),
             "ledger": dict(sorted(ledger.items())),
         }
-    return {
+        if state.ix:  # Rise of Ix: tiles, Freighter, dreadnoughts and Negotiators too
+            houses[h.id]["ix"] = {
+                "tech": list(h.tech),
+                "freighter": h.freighter,
+                "dreadnoughts": [h.dn_garrison, h.dn_conflict, h.dn_posted],
+                "negotiators": h.negotiators,
+            }
+    out: dict[str, Any] = {
         "round": state.round,
         "end_reason": state.end_reason,
         "houses": houses,
         "hagal_deck": len(state.hagal_deck),
         "hagal_discard": len(state.hagal_discard),
     }
+    if state.ix:
+        out["tech_stacks"] = [list(stack) for stack in state.tech_stacks]
+        out["tech_trash"] = list(state.tech_trash)
+        out["posted"] = {space: post.house for space, post in sorted(state.posted.items())}
+    return out
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -66,18 +66,24 @@ OPTIONS = st.builds(
     churn=st.booleans(),
     physical_hagal=st.booleans(),
     physical_conflicts=st.booleans(),
+    epic=st.booleans(),
+    physical_tech=st.booleans(),
 )
+SETS = st.sampled_from([("base",), ("base", "ix")])
 
 
 @st.composite
 def setups(draw: st.DrawFn, seeds: st.SearchStrategy[int] = SEEDS) -> Setup:
     """A valid setup from the simulator: either mode, every difficulty, every option allowed."""
     mode = draw(st.sampled_from(["solo", "2p"]))
+    sets = draw(SETS)
     options = draw(OPTIONS)
+    if "ix" not in sets:  # Epic mode and Tech tiles come with Rise of Ix
+        options = replace(options, epic=False, physical_tech=False)
     if mode == "solo":
         difficulty = draw(st.sampled_from(DIFFICULTIES))
-        return sim.make_setup(catalog(), mode, difficulty, draw(seeds), options)
-    setup = sim.make_setup(catalog(), mode, None, draw(seeds), options)
+        return sim.make_setup(catalog(), mode, difficulty, draw(seeds), options, sets)
+    setup = sim.make_setup(catalog(), mode, None, draw(seeds), options, sets)
     # Brutal Escalation and the churn are solo variants (Rise of Ix rulebook p.9).
     solo_only = replace(options, brutal_escalation=False, churn=False)
     return replace(setup, options=solo_only)
@@ -106,7 +112,7 @@ ANY_SETUP = st.builds(
 )
 
 CONTROLLED = ("arrakeen", "carthag", "imperial_basin")  # spaces with a Control marker
-FRESH_CATALOG = load_catalog()  # a second load of card_db, not the cached one
+FRESH_CATALOG = load_catalog(sets=("base", "ix"))  # a second load, not the cached one
 # Cards a player can buy in a base game, for Acquire.
 BUYABLE = sorted(
     (c for c in catalog().cards.values() if c.kind in ("imperium", "reserve") and c.set == "base"),

@@ -190,13 +190,13 @@ def test_physical_conflict_cards_ask_which_card_came_up():
     p = s.prompt
     assert p is not None
     assert (p.kind, p.decider) == ("conflict_card", "p1")
-    level_1 = tuple(c.id for c in catalog().conflicts.values() if c.level == 1)
+    level_1 = tuple(c.id for c in catalog().conflicts.values() if c.level == 1 and c.set == "base")
     assert set(p.options) == set(level_1)
     s = answer(s, "skirmish_b")
     assert s.conflict == "skirmish_b"
     s = next_conflict_prompt(s)
     assert s.round == 2 and s.prompt is not None
-    level_2 = {c.id for c in catalog().conflicts.values() if c.level == 2}
+    level_2 = {c.id for c in catalog().conflicts.values() if c.level == 2 and c.set == "base"}
     assert set(s.prompt.options) == level_2
 
 
@@ -297,5 +297,5 @@ def test_physical_conflict_cards_already_revealed_are_not_offered_again():
     s = next_conflict_prompt(s)
     assert s.round == 3
     assert s.prompt is not None
-    level_2 = {c.id for c in catalog().conflicts.values() if c.level == 2}
+    level_2 = {c.id for c in catalog().conflicts.values() if c.level == 2 and c.set == "base"}
     assert set(s.prompt.options) == level_2 - {"desert_power"}
