@@ -1288,6 +1288,12 @@ def _t_reward(w: Draft, t: Task) -> None:
     reward: Reward = getattr(conflict, t.ref)
     w.emit("reward", t.house, place=t.ref, card=conflict.id)
     w.queue[0:0] = _reward_tasks(w, t.house, reward, t.ref)
+    house = w.h(t.house)
+    if t.ref == "first" and house.kind == "rival" and house.owns("windtraps"):
+        # Windtraps: +1 water when you win a Conflict; a Rival uses its tiles like a
+        # player [IX p.9].
+        w.put(t.house, water=house.water + 1)
+        w.emit("tech_income", t.house, tile="windtraps", water=1)
 
 
 def _reward_tasks(w: Draft, hid: str, r: Reward, place: str) -> list[Task]:

@@ -32,14 +32,17 @@ def final_ranking(state: GameState) -> list[Standing]:
     """Standings of the houses that score (House Hagal never does, p.19), best first.
 
     Houses share a rank when VP and every tie-break are equal, or while a human's
-    tie-break counts are missing.
+    tie-break counts are missing. The owner of Chaumurky (Rise of Ix Tech tile: "Endgame:
+    you win ties") is placed first among the houses it ties with on VP.
     """
-    houses = sorted(state.scoring, key=lambda h: -h.vp)
+    houses = sorted(state.scoring, key=lambda h: (-h.vp, not h.owns("chaumurky")))
     out: list[Standing] = []
     rank = 1
     i = 0
     while i < len(houses):
         group = [h for h in houses[i:] if h.vp == houses[i].vp]
+        if len(group) > 1 and group[0].owns("chaumurky"):
+            group = group[:1]
         keys = {h.id: tiebreak_key(h) for h in group}
         missing = len(group) > 1 and any(k is None for k in keys.values())
         if missing:

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from companion.rules.actions import Adjust, Choose, Freighter, Voice
 from companion.rules.engine import apply
+from companion.rules.scoring import final_ranking
 from companion.rules.state import GameState, Posted
 from tests.rules.helpers import (
     entries,
@@ -564,3 +565,33 @@ def test_rival_buys_economic_supremacy_vp_when_it_can_pay():
     assert sum(e.delta for e in notes) == 2  # the free VP and the one bought with Solari
     assert any(e.kind == "offer" and e.house == "r1" and e.data["solari"] == 6 for e in s.log)
     assert not any(e.kind == "offer" and e.house == "r1" and e.data["spice"] == 4 for e in s.log)
+
+
+def test_windtraps_give_a_winning_rival_a_water():
+    """Windtraps (IX tiles): +1 water when you win a Conflict; IX p.9: a Rival's tile
+    generally works as for a player."""
+    s = house(ix_solo(), "r1", tech=("windtraps",), water=0)
+    s = _win_combat(s)
+    assert any(e.kind == "tech_income" and e.house == "r1" and e.data["water"] == 1 for e in s.log)
+
+
+def test_chaumurky_owner_wins_ties():
+    """Chaumurky (IX tiles): "Endgame: you win ties" — first among the houses it ties
+    with on VP, whatever the spice, Solari, water and troops."""
+    s = house(ix_solo(), "r2", vp=5, tech=("chaumurky",), spice=0)
+    s = house(s, "r1", vp=5, spice=9)
+    s = house(s, "p1", vp=5, tiebreak=(9, 9, 9, 9))
+    ranking = final_ranking(s)
+    assert [(x.house, x.rank) for x in ranking] == [("r2", 1), ("p1", 2), ("r1", 3)]
+
+
+def test_expert_deployment_counts_dreadnought_strength():
+    """FAQ Solo Play and HAGAL §9: Expert deployment looks at a lead of 4 strength, and
+    dreadnoughts count (3 each, IX p.6)."""
+    s = ix_solo("mentat")
+    s = house(s, "r2", troops=0, dn_conflict=0)
+    s = rival_turn(s, "r1", "carthag", troops=0, dn_conflict=2, garrison=3)
+    # r1 leads with 6 strength: the app asks your strength before holding its troops.
+    assert s.prompt is not None and s.prompt.kind == "expert_strength"
+    s = apply(s, Choose("0"))
+    assert entries(s, "expert_hold", "r1")
