@@ -20,6 +20,7 @@ from companion.cards import default_root, load_catalog
 from companion.db import db
 
 ROOT = Path(__file__).resolve().parent.parent
+GAME_SETS = ("base", "ix")  # the card sets a game may be played with
 csrf = CSRFProtect()
 migrate = Migrate()
 babel = Babel()
@@ -77,7 +78,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     babel.init_app(app)
     Htmx(app)
-    app.extensions["catalog"] = load_catalog(Path(app.config["CARD_DB_PATH"]))
+    # Games filter the catalog by their Setup's sets, so base games play as before.
+    app.extensions["catalog"] = load_catalog(Path(app.config["CARD_DB_PATH"]), GAME_SETS)
 
     from companion.cards.cli import cards_cli
     from companion.web import i18n, register

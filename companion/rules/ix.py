@@ -57,14 +57,15 @@ def unseen(w: Draft) -> list[str]:
 def _t_tech_reveal(w: Draft, t: Task) -> None:
     """Turn the next tile of a stack face up; with physical tiles the table says which."""
     stack = w.tech_stacks[int(t.ref)]
-    if not stack or stack[0] != UNKNOWN_TILE:
+    if not stack:
         return
-    answer = t.answer
-    if answer is None:
-        w.ask("tech_tile", w.humans()[0], t, unseen(w))
-        return
-    stack[0] = answer
-    w.emit("tech_up", None, tile=answer, stack=int(t.ref) + 1)
+    if stack[0] == UNKNOWN_TILE:
+        answer = t.answer
+        if answer is None:
+            w.ask("tech_tile", w.humans()[0], t, unseen(w))
+            return
+        stack[0] = answer
+    w.emit("tech_up", None, tile=stack[0], stack=int(t.ref) + 1)
 
 
 def _t_tech_marked(w: Draft, t: Task) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from companion.rules.catalog import FACTION_NAMES
-from companion.rules.state import Entry, GameState
+from companion.rules.state import VP_TO_END, Entry, GameState, House
 
 TEMPLATES: Mapping[str, str] = {
     "setup": "New game set up. %(first)s takes the First Player marker.",
@@ -66,11 +66,77 @@ TEMPLATES: Mapping[str, str] = {
     "alliance": "%(house)s takes the %(faction)s Alliance%(previous)s.",
     "exchange": "%(house)s spends %(paid)s %(resource)s for %(vp)s VP.",
     "acquire": "%(house)s buys %(card)s (copy %(copy)s)%(moved)s.",
+    # Rise of Ix. A few kinds have a second wording: `describe` picks it by the entry's data.
+    "agent_infiltrate": (
+        "%(house)s sends an Agent to %(space)s with Infiltration, past the enemy Agent there."
+    ),
+    "deploy_units": "%(house)s deploys %(units)s to the Conflict.",
+    "tech_up": "Tech stack %(stack)s: %(tile)s is now face up.",
+    "tech_trash_unmarked": (
+        "No face-up Tech tile has the House Hagal mark: trash %(tile)s from stack %(stack)s "
+        "and turn up the next tile."
+    ),
+    "tech": "%(house)s acquires the Tech tile %(tile)s (stack %(stack)s).",
+    "tech_paid": "%(house)s %(paid)s for %(tile)s%(where)s.",
+    "tech_none": (
+        "%(house)s gets nothing from the Tech icon: no Tech tile it can afford, or no troop "
+        "in supply for a Negotiator."
+    ),
+    "negotiator": (
+        "%(house)s places a troop from supply on Ix as a Negotiator (%(count)s there now)."
+    ),
+    "negotiators_back": (
+        "%(house)s returns %(negotiators)s from Ix to supply: %(count)s spice off the Tech tile."
+    ),
+    "tech_flip": "%(house)s flips %(tile)s face down%(why)s.",
+    "freighter": "%(house)s advances their Freighter to step %(step)s of the Shipping track.",
+    "freighter_recall": (
+        "%(house)s recalls their Freighter from step %(step)s to the bottom of the Shipping "
+        "track and collects the rewards of that step and every step below it."
+    ),
+    "dividends": "%(house)s takes Dividends: %(what)s",
+    "transports": (
+        "%(house)s's Troop Transports: it deploys the %(troops)s troop(s) from the Shipping "
+        "track straight to the Conflict."
+    ),
+    "commission": "%(house)s commissions a dreadnought: from supply to the garrison.",
+    "dreadnought_home": "%(house)s returns %(dreadnoughts)s from the Conflict to the garrison.",
+    "detonate": (
+        "%(house)s uses Detonation Devices: the dreadnought goes back to supply instead of "
+        "taking control, +1 VP."
+    ),
+    "post": (
+        "%(house)s's dreadnought takes control of %(space)s until the end of the next "
+        "Combat%(covers)s."
+    ),
+    "post_end": (
+        "%(house)s's dreadnought leaves %(space)s and returns to the garrison%(uncovers)s."
+    ),
+    "offer": "%(house)s pays %(cost)s for %(vp)s VP.",
+    "tech_income": "%(house)s gains %(what)s from %(tile)s.",
+    "tech_vp": "Endgame: %(house)s scores 1 VP for %(tile)s.",
+    "spy_satellites": "%(house)s pays 3 spice and trashes Spy Satellites: +1 VP.",
+    "tech_trash": "%(house)s trashes the Tech tile %(tile)s%(vp)s.",
 }
 SKIP_REASONS = {
     "occupied": "the space is taken",
     "no_bonus_spice": "no Maker space with bonus spice is free",
     "not_on_board": "that space is not in this game",
+    "two_dreadnoughts": "it already has both dreadnoughts",
+    "needs_influence": "Interstellar Shipping needs 2 Spacing Guild Influence",
+}
+# Corrections of the Rise of Ix numbers, in words.
+FIELD_NAMES = {
+    "freighter": "Freighter step",
+    "negotiators": "Negotiators on Ix",
+    "dn_garrison": "dreadnoughts in the garrison",
+    "dn_conflict": "dreadnoughts in the Conflict",
+}
+# What flipping a Tech tile does, where the log line should say it (Ix rulebook p.9).
+FLIP_REASONS = {
+    "flagship": ", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict",
+    "training_drones": " to recruit 1 troop",
+    "invasion_ships": " to send its Agent to a space an enemy Agent holds",
 }
 
 
@@ -90,8 +156,15 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
         found = cat.spaces.get(str(space_id))
         return found.name if found else str(space_id)
 
+    def tile(tile_id: object) -> str:
+        found = cat.tech.get(str(tile_id))
+        return found.name if found else str(tile_id)
+
     d = dict(entry.data)
     values: dict[str, object] = {"house": name(entry.house), "round": entry.round, **d}
+    template = entry.kind
+    if "tile" in d:
+        values["tile"] = tile(d["tile"])
     if "space" in d:
         values["space"] = space(d["space"])
     if "faction" in d:
@@ -162,7 +235,9 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
         values["spaces"] = ", ".join(spaces) if spaces else "no space (all had an Agent)"
     elif kind == "game_end":
         values["why"] = (
-            "someone reached 10 VP." if d.get("reason") == "vp" else "the Conflict deck is empty."
+            f"someone reached {d.get('goal', VP_TO_END)} VP."
+            if d.get("reason") == "vp"
+            else "the Conflict deck is empty."
         )
     elif kind == "alliance":
         previous = d.get("previous")
@@ -176,7 +251,95 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
         values["moved"] = f", moved from {name(moved)}" if moved else ""
     elif kind == "set_control":
         values["house"] = name(entry.house)
-    return TEMPLATES.get(kind, kind), values
+    elif kind == "adjust":
+        values["field"] = FIELD_NAMES.get(str(d.get("field")), d.get("field"))
+    elif kind == "agent" and d.get("infiltrate"):
+        template = "agent_infiltrate"
+    elif kind == "deploy" and d.get("dreadnoughts"):
+        template = "deploy_units"
+        units = [_count(d.get("dreadnoughts"), "dreadnought", "dreadnoughts")]
+        if d.get("troops"):
+            units.append(_count(d.get("troops"), "troop", "troops"))
+        values["units"] = " and ".join(units)
+    elif kind == "tech_paid":
+        paid = []
+        if d.get("spice"):
+            paid.append(f"pays {d['spice']} spice")
+        if d.get("negotiators"):
+            paid.append(f"returns {_count(d['negotiators'], 'Negotiator', 'Negotiators')}")
+        values["paid"] = " and ".join(paid) or "pays nothing"
+        taken = _next_entry(entry, state)
+        if taken is not None and taken.kind == "tech" and taken.house == entry.house:
+            values["tile"] = tile(taken.data.get("tile"))
+            where = [f"stack {taken.data.get('stack')}"]
+        else:
+            values["tile"] = "a Tech tile"
+            where = []
+        if d.get("discount"):
+            where.append(f"{d['discount']} spice Tech discount")
+        values["where"] = f" ({'; '.join(where)})" if where else ""
+    elif kind == "negotiators_back":
+        values["negotiators"] = _count(d.get("count"), "Negotiator", "Negotiators")
+    elif kind == "tech_flip":
+        values["why"] = FLIP_REASONS.get(str(d.get("tile")), " to use it")
+    elif kind == "dividends":
+        taker = _house(state, entry.house)
+        if taker is not None and taker.kind == "hagal":
+            values["what"] = "House Hagal keeps no Solari; each player gains 1 Solari."
+        elif taker is not None and taker.is_human:
+            values["what"] = "take 5 Solari from the bank; everyone else gains 1 Solari."
+        else:
+            values["what"] = "it gains 5 Solari; everyone else gains 1 Solari."
+    elif kind == "dreadnought_home":
+        values["dreadnoughts"] = _count(d.get("count"), "dreadnought", "dreadnoughts")
+    elif kind == "post":
+        covered = d.get("covers")
+        if not covered:
+            values["covers"] = ""
+        elif covered == entry.house:
+            values["covers"] = ", covering their own Control marker"
+        else:
+            values["covers"] = f", covering {name(covered)}'s Control marker"
+    elif kind == "post_end":
+        uncovered = d.get("uncovers")
+        values["uncovers"] = (
+            f"; {name(uncovered)}'s Control marker there counts again" if uncovered else ""
+        )
+    elif kind == "offer":
+        cost = [
+            f"{d[k]} {label}" for k, label in (("solari", "Solari"), ("spice", "spice")) if d.get(k)
+        ]
+        values["cost"] = " and ".join(cost) or "nothing"
+    elif kind == "tech_income":
+        values["what"] = " and ".join(
+            f"{d[k]} {label}"
+            for k, label in (("solari", "Solari"), ("spice", "spice"), ("water", "water"))
+            if d.get(k)
+        )
+    elif kind == "tech_trash":
+        values["vp"] = ": +1 VP" if d.get("tile") == "spy_satellites" else ""
+    return TEMPLATES.get(template, template), values
+
+
+def _count(n: object, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def _house(state: GameState, house_id: str | None) -> House | None:
+    try:
+        return state.house(str(house_id))
+    except KeyError:
+        return None
+
+
+def _next_entry(entry: Entry, state: GameState) -> Entry | None:
+    """The log line right after this one (searched from the newest, where the table's
+    lines are)."""
+    log = state.log
+    for i in range(len(log) - 1, -1, -1):
+        if log[i] is entry:
+            return log[i + 1] if i + 1 < len(log) else None
+    return None
 
 
 def _items(value: object) -> list[object]:

@@ -2,26 +2,47 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from collections.abc import Sequence
+
+from flask_babel import gettext, ngettext
 
 from companion.rules.catalog import Catalog
 from companion.rules.engine import DIFFICULTY, hagal_cards
-from companion.rules.state import Setup
+from companion.rules.ix import STACKS
+from companion.rules.state import UNKNOWN_TILE, GameState, Setup
+
+# Where the Rise of Ix board spaces are (Ix rulebook p.3 and p.12).
+OVERLAY_SPACES = ("smuggling", "interstellar_shipping")
+IX_BOARD_SPACES = ("dreadnought", "tech_negotiation")
+HUNDRO = "hundro_moritani"  # waits for the others' Epic Intrigue card (Ix rulebook p.10)
+EPIC_GARRISON = 5  # instead of 3 (Ix rulebook p.10)
 
 
-def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
-    """Sections of set-up steps, in the order the table does them (rulebook pp.4-5, 19-20)."""
+def _(message: str, **values: object) -> str:
+    return str(gettext(message, **values))
+
+
+def checklist(
+    setup: Setup, catalog: Catalog, state: GameState | None = None
+) -> list[tuple[str, list[str]]]:
+    """Sections of set-up steps, in the order the table does them (rulebook pp.4-5, 19-20;
+    Rise of Ix rulebook pp.3, 8, 10). With the game's `state`, the Tech tiles the app
+    turned face up are named."""
 
     def leader(lid: str) -> str:
         found = catalog.leaders.get(lid)
         return found.name if found else lid
 
     o = setup.options
+    ix = "ix" in setup.sets
+    troops = EPIC_GARRISON if o.epic else 3
     board = [
+        *(_ix_cards(catalog) if ix else []),
         _(
             "Lay out the board, the Imperium Row (5 cards), the Reserve stacks and the shuffled "
             "Intrigue deck (rulebook p.4)."
         ),
+        *(_ix_board(setup, catalog, state) if ix else []),
         _("Put the Mentat on its space and the four Alliance tokens on the Influence tracks."),
     ]
     n_hagal = len(hagal_cards(setup, catalog))
@@ -33,12 +54,7 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
                 _("Place the 5 Solari token on the Mentat space: it costs 5 Solari this game.")
             )
         if o.physical_conflicts:
-            board.append(
-                _(
-                    "Build the Conflict deck: 4 Conflict III at the bottom, 5 random Conflict "
-                    "II on top, 1 random Conflict I on top."
-                )
-            )
+            board.append(_conflict_deck(setup))
             board.append(
                 _(
                     "Slide both Rivals' Swordmasters (third Agents) under the top %(n)s "
@@ -60,7 +76,9 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
                     n=diff["swordmaster_round"],
                 )
             )
-        if o.physical_hagal:
+        if o.physical_hagal and ix:
+            board.append(_hagal_deck_ix(setup, catalog, n_hagal))
+        elif o.physical_hagal:
             board.append(
                 _(
                     "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
@@ -70,6 +88,10 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
             )
         else:
             board.append(_("The app plays the House Hagal deck: leave those cards in the box."))
+        # The same reading of Epic's "each player" as engine.new_game: Rivals that start
+        # with 3 troops start with 5, and every Rival draws the Intrigue card.
+        rival_troops = EPIC_GARRISON if o.epic and diff["garrison"] == 3 else diff["garrison"]
+        rival_intrigue = diff["intrigue"] + (1 if o.epic else 0)
         rivals = []
         for i, seat in enumerate(setup.rivals):
             side = _("on your left") if i == 0 else _("on your right")
@@ -82,31 +104,68 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
                     leader=leader(seat.leader),
                     color=seat.color,
                     side=side,
-                    troops=diff["garrison"],
-                    extra=_(" and 1 Intrigue card") if diff["intrigue"] else "",
+                    troops=rival_troops,
+                    extra=ngettext(
+                        " and %(num)s Intrigue card", " and %(num)s Intrigue cards", rival_intrigue
+                    )
+                    if rival_intrigue
+                    else "",
                 )
             )
         rivals.append(_("Rivals use only their Signet ability (right side of the leader)."))
+        if ix:
+            rivals.append(
+                _(
+                    "Each Rival puts its 2 dreadnoughts in its supply and its Freighter disc "
+                    "on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
+                )
+            )
+        if o.epic:
+            rivals.append(
+                _(
+                    "Epic game: each Rival starts with 5 troops instead of 3 and draws one "
+                    "more Intrigue card (the app's reading of \u201ceach player\u201d, Rise of "
+                    "Ix rulebook p.10)."
+                )
+                if diff["garrison"] == 3
+                else _(
+                    "Epic game: each Rival draws 1 Intrigue card; Mercenary Rivals still "
+                    "start with no troops (the app's reading of \u201ceach player\u201d, Rise "
+                    "of Ix rulebook p.10)."
+                )
+            )
         you = setup.humans[0]
         mine = [
             _(
-                "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, 3 troops in "
-                "your garrison, cubes on the tracks, 1 water.",
+                "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
+                "troops in your garrison, cubes on the tracks, 1 water.",
                 name=you.name,
                 leader=leader(you.leader),
                 color=you.color,
+                troops=troops,
             )
         ]
         if setup.difficulty == "mercenary":
             mine.append(_("Mercenary difficulty: you also take 1 Solari and 1 spice."))
         if setup.difficulty == "kwisatz":
             mine.append(_("Kwisatz Haderach difficulty: you can't gain a Swordmaster this game."))
+        if ix:
+            mine.append(
+                _(
+                    "Put your 2 dreadnoughts in your supply and your Freighter disc on the "
+                    "bottom space of the Shipping track (Rise of Ix rulebook p.3)."
+                )
+            )
+        if o.epic:
+            mine += _epic_players(setup, catalog)
         first = [
             _(
                 "%(name)s, the Rival on your left, takes the First Player marker.",
                 name=setup.rivals[0].name,
             )
         ]
+        if o.epic:
+            first.append(_epic_goal())
         if o.churn:
             first.append(
                 _(
@@ -120,17 +179,14 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
             )
         return [(_("Board"), board), (_("Rivals"), rivals), (_("You"), mine), (_("Start"), first)]
     if o.physical_conflicts:
-        board.append(
-            _(
-                "Build the Conflict deck: 4 Conflict III at the bottom, 5 random Conflict II "
-                "on top, 1 random Conflict I on top."
-            )
-        )
+        board.append(_conflict_deck(setup))
     else:
         board.append(
             _("The app draws the Conflict cards: each round, take the card it names from the box.")
         )
-    if o.physical_hagal:
+    if o.physical_hagal and ix:
+        board.append(_hagal_deck_ix(setup, catalog, n_hagal))
+    elif o.physical_hagal:
         board.append(
             _(
                 "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
@@ -148,16 +204,33 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
             color=hagal.color,
         )
     ]
+    if ix:
+        houses.append(
+            _(
+                "House Hagal puts its 2 dreadnoughts in its supply and its Freighter disc on "
+                "the bottom space of the Shipping track (Rise of Ix rulebook pp.3, 8)."
+            )
+        )
     for seat in setup.humans:
         houses.append(
             _(
-                "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, 3 troops, "
-                "1 water.",
+                "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
+                "troops, 1 water.",
                 name=seat.name,
                 leader=leader(seat.leader),
                 color=seat.color,
+                troops=troops,
             )
         )
+    if ix:
+        houses.append(
+            _(
+                "Each player puts their 2 dreadnoughts in their supply and their Freighter "
+                "disc on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
+            )
+        )
+    if o.epic:
+        houses += _epic_players(setup, catalog)
     first = [
         _(
             "%(name)s takes the First Player marker. House Hagal acts after each of the First "
@@ -165,4 +238,205 @@ def checklist(setup: Setup, catalog: Catalog) -> list[tuple[str, list[str]]]:
             name=setup.humans[setup.first_player].name,
         )
     ]
+    if o.epic:
+        first.append(_epic_goal())
     return [(_("Board"), board), (_("Houses"), houses), (_("Start"), first)]
+
+
+def _join(names: Sequence[str]) -> str:
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+
+
+def _ix_cards(catalog: Catalog) -> list[str]:
+    """The Rise of Ix cards go into the decks before the Imperium Row is dealt (Ix p.3)."""
+    imperium = sum(
+        c.copies for c in catalog.cards.values() if c.set == "ix" and c.kind == "imperium"
+    )
+    intrigue = sum(c.copies for c in catalog.intrigue.values() if c.set == "ix")
+    return [
+        _(
+            "Shuffle the %(intrigue)s Rise of Ix Intrigue cards into the Intrigue deck and "
+            "the %(imperium)s Rise of Ix Imperium cards into the Imperium deck, before you "
+            "deal the Imperium Row (Rise of Ix rulebook p.3).",
+            intrigue=intrigue,
+            imperium=imperium,
+        )
+    ]
+
+
+def _ix_board(setup: Setup, catalog: Catalog, state: GameState | None) -> list[str]:
+    """The CHOAM board overlay, the Ix board and the Tech tiles (Ix rulebook p.3)."""
+
+    def space(sid: str) -> str:
+        found = catalog.spaces.get(sid)
+        return found.name if found else sid
+
+    gone = [s.name for s in catalog.spaces.values() if "ix" in s.removed_with]
+    return [
+        _(
+            "Place the CHOAM board overlay on the upper right corner of the board, over the "
+            "Landsraad and CHOAM sections: %(gone)s are gone; %(new)s are new (Rise of Ix "
+            "rulebook p.3).",
+            gone=_join(gone),
+            new=_join([*(space(s) for s in OVERLAY_SPACES), _("the Shipping track")]),
+        ),
+        _(
+            "Place the Ix board next to the game board: the %(spaces)s spaces, the three "
+            "Tech stacks and the planet Ix for Negotiators (Rise of Ix rulebook p.3).",
+            spaces=_join([space(s) for s in IX_BOARD_SPACES]),
+        ),
+        *_tech_tiles(setup, catalog, state),
+    ]
+
+
+def _tech_tiles(setup: Setup, catalog: Catalog, state: GameState | None) -> list[str]:
+    """Three stacks of Tech tiles: the table's own shuffle, or the app's face-up tiles."""
+    tiles = len([t for t in catalog.tech.values() if t.set in setup.sets])
+    size = tiles // STACKS
+    if setup.options.physical_tech:
+        return [
+            _(
+                "Tech tiles: shuffle the %(tiles)s tiles face down, make three stacks of "
+                "%(size)s on the Ix board and turn the top tile of each stack face up; the "
+                "app then asks which tiles came up (Rise of Ix rulebook p.3).",
+                tiles=tiles,
+                size=size,
+            )
+        ]
+    shuffle = _(
+        "Tech tiles: shuffle the %(tiles)s tiles face down and make three stacks of %(size)s "
+        "on the Ix board (Rise of Ix rulebook p.3).",
+        tiles=tiles,
+        size=size,
+    )
+    if state is None:
+        return [
+            shuffle,
+            _(
+                "The app draws the face-up tiles and the table screen names them: put each "
+                "one face up on top of its stack."
+            ),
+        ]
+    items = [
+        shuffle,
+        _("The app drew the face-up tiles: put each one below face up on top of its stack."),
+    ]
+
+    def name(tile: str) -> str:
+        found = catalog.tech.get(tile)
+        return found.name if found else tile
+
+    for e in state.log:
+        if e.kind == "tech_trash_unmarked" and e.round == 0:
+            items.append(
+                _(
+                    "No face-up tile had the House Hagal mark, so the app trashed %(tile)s "
+                    "from Tech stack %(n)s: put it back in the box, one tile fewer in that "
+                    "stack (Rise of Ix rulebook p.9).",
+                    tile=name(str(e.data.get("tile"))),
+                    n=e.data.get("stack"),
+                )
+            )
+    for k, stack in enumerate(state.tech_stacks):
+        if stack and stack[0] != UNKNOWN_TILE:
+            items.append(
+                _(
+                    "Tech stack %(n)s (from the top): %(tile)s face up.",
+                    n=k + 1,
+                    tile=name(stack[0]),
+                )
+            )
+    return items
+
+
+def _conflict_deck(setup: Setup) -> str:
+    """The physical Conflict deck (rulebook p.4; Ix rulebook p.3; Epic: Ix rulebook p.10)."""
+    if setup.options.epic:
+        return _(
+            "Build the Conflict deck from the base and Rise of Ix Conflict cards, without "
+            "Conflict I: 5 Conflict III at the bottom, 5 random Conflict II on top (Rise of "
+            "Ix rulebook p.10)."
+        )
+    if "ix" in setup.sets:
+        return _(
+            "Build the Conflict deck from the base and Rise of Ix Conflict cards: 4 random "
+            "Conflict III at the bottom, 5 random Conflict II on top, 1 random Conflict I on "
+            "top; the Conflict III left over goes back to the box (Rise of Ix rulebook p.3)."
+        )
+    return _(
+        "Build the Conflict deck: 4 Conflict III at the bottom, 5 random Conflict II on top, "
+        "1 random Conflict I on top."
+    )
+
+
+def _hagal_deck_ix(setup: Setup, catalog: Catalog, n: int) -> str:
+    """The physical House Hagal deck with Rise of Ix (Ix rulebook p.8; HAGAL.md §6)."""
+    drop = "2P" if setup.mode == "solo" else "1P"
+    if setup.mode == "solo":
+        removed = [_("the Reshuffle card"), _("the three Arrakeen cards marked 2P")]
+    else:
+        removed = [_("the three Arrakeen cards marked 1P")]
+    removed += [f"{c.copies} {c.name}" for c in catalog.hagal.values() if "ix" in c.removed_with]
+    added = [c for c in catalog.hagal.values() if c.set == "ix"]
+    left_out = [c for c in added if c.players == drop]
+    values: dict[str, object] = {
+        "removed": _join(removed),
+        "added": sum(c.copies for c in added),
+        "left": sum(c.copies for c in left_out),
+        "cards": _join([f"{c.copies} {c.name.replace(f' ({drop})', '')}" for c in left_out]),
+        "n": n,
+    }
+    if setup.mode == "solo":
+        return _(
+            "House Hagal deck: remove %(removed)s; add the %(added)s Rise of Ix cards "
+            "but not the %(left)s marked 2P (%(cards)s); shuffle the %(n)s cards (Rise of "
+            "Ix rulebook p.8).",
+            **values,
+        )
+    return _(
+        "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add the %(added)s "
+        "Rise of Ix cards but not the %(left)s marked 1P (%(cards)s); shuffle the %(n)s "
+        "cards (Rise of Ix rulebook p.8).",
+        **values,
+    )
+
+
+def _epic_players(setup: Setup, catalog: Catalog) -> list[str]:
+    """What every player does for an Epic game (Ix rulebook p.10)."""
+    if setup.mode == "solo":
+        items = [
+            _(
+                "Epic game: swap one Dune, the Desert Planet in your starting deck for Control "
+                "the Spice; you start with 5 troops in your garrison instead of 3 (Rise of Ix "
+                "rulebook p.10)."
+            ),
+            _("Epic game: draw 1 Intrigue card (Rise of Ix rulebook p.10)."),
+        ]
+    else:
+        items = [
+            _(
+                "Epic game: each player swaps one Dune, the Desert Planet in their starting "
+                "deck for Control the Spice and starts with 5 troops in their garrison instead "
+                "of 3 (Rise of Ix rulebook p.10)."
+            ),
+            _("Epic game: each player draws 1 Intrigue card (Rise of Ix rulebook p.10)."),
+        ]
+    for seat in setup.humans:
+        if seat.leader == HUNDRO:
+            found = catalog.leaders.get(HUNDRO)
+            items.append(
+                _(
+                    "%(name)s plays %(leader)s: wait until everyone has drawn their Intrigue "
+                    "card, then use %(ability)s (Rise of Ix rulebook p.10).",
+                    name=seat.name,
+                    leader=found.name if found else HUNDRO,
+                    ability=found.ability_name if found else "Intelligence",
+                )
+            )
+    return items
+
+
+def _epic_goal() -> str:
+    return _("Epic game: the game ends at 12 VP instead of 10 (Rise of Ix rulebook p.10).")

@@ -21,6 +21,8 @@ from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
 
 MAX_TEXT = 80
 COLORS = ("red", "blue", "green", "yellow")
+# The new-game form's expansion choice and the card sets it plays with.
+EXPANSIONS: dict[str, tuple[str, ...]] = {"base": ("base",), "ix": ("base", "ix")}
 
 
 def _text(form: Mapping[str, str], name: str, default: str | None = None) -> str:
@@ -103,12 +105,21 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
     mode = _text(form, "mode")
     if mode not in ("solo", "2p"):
         raise IllegalAction("Choose solo or two players.")
+    expansion = _text(form, "expansion", "base")
+    if expansion not in EXPANSIONS:
+        raise IllegalAction("Choose the base game or the base game with Rise of Ix.")
+    ix = expansion == "ix"
+    # Like the solo variants in a two-player game, the Ix-only options are dropped with
+    # the base game: the page hides them then, but a browser still posts their boxes.
     options = Options(
         brutal_escalation=mode == "solo" and _flag(form, "brutal_escalation"),
         churn=mode == "solo" and _flag(form, "churn"),
         physical_hagal=_flag(form, "physical_hagal"),
         physical_conflicts=_flag(form, "physical_conflicts"),
+        epic=ix and _flag(form, "epic"),
+        physical_tech=ix and _flag(form, "physical_tech"),
     )
+    sets = EXPANSIONS[expansion]
     for name in ("p1_color", "p2_color", "r1_color", "r2_color", "hagal_color"):
         if name in form and form[name] not in COLORS:
             raise IllegalAction("Choose one of the four player colors.")
@@ -140,6 +151,7 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
             ),
             difficulty=difficulty,
             options=options,
+            sets=sets,
         )
     first = _int(form, "first_player", 0)
     return Setup(
@@ -160,4 +172,5 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
         rivals=(SeatSetup("House Hagal", "", _text(form, "hagal_color")),),
         first_player=first,
         options=options,
+        sets=sets,
     )

@@ -74,7 +74,7 @@ def new() -> ResponseReturnValue:
 
 
 def _new_form(form: dict[str, str], error: str | None, status: int) -> ResponseReturnValue:
-    leaders = [(lid, lead) for lid, lead in catalog().leaders.items() if lead.set == "base"]
+    leaders = list(catalog().leaders.items())
     return render_template(
         "games/new.html", leaders=leaders, difficulties=DIFFICULTIES, form=form, error=error
     ), status
@@ -94,7 +94,7 @@ def create() -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/setup")
 def setup(game_id: int) -> ResponseReturnValue:
     view = services.load(game_id, catalog())
-    steps = checklist(view.state.setup, catalog())
+    steps = checklist(view.state.setup, catalog(), view.state)
     return render_template("games/setup.html", view=view, steps=steps)
 
 
