@@ -4,19 +4,21 @@ The state of a game is never stored: it is rebuilt by replaying the game's activ
 over `new_game(setup)`. A small per-process cache keeps the latest state of each game,
 keyed by the game's version, so a request rarely replays. Every change bumps the version
 with a conditional UPDATE: a submit made from a stale page (double tap, second device)
-is refused and nothing is applied twice.
+is refused and nothing is applied twice. That UPDATE is also what proves a cached state
+current, so a change made from the cached version reads nothing: one UPDATE, one INSERT
+(or UPDATE of the event) and the commit.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import NoReturn
 
 from flask import current_app, has_app_context
-from sqlalchemy import delete, select, update
+from sqlalchemy import Executable, Table, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from companion.db import db
@@ -28,6 +30,32 @@ from companion.rules.engine import apply, new_game, replay
 from companion.rules.state import GameState, Setup
 
 CACHE_SIZE = 64
+# The writes are Core statements built once, run on the session's connection with their
+# values: building, caching and the ORM's bookkeeping took half of a write's time.
+GAMES: Table = Game.__table__
+EVENTS: Table = GameEvent.__table__
+_BUMP = (
+    update(GAMES)
+    .where(
+        GAMES.c.id == bindparam("game"),
+        GAMES.c.version == bindparam("expected"),
+        GAMES.c.created_at == bindparam("created"),  # not a new game that reused the id
+    )
+    .values(
+        version=bindparam("next"),
+        round=bindparam("game_round"),
+        updated_at=bindparam("now"),
+        status=bindparam("game_status"),
+    )
+)
+_RECORD = insert(EVENTS)  # with game_id, seq and action
+_MARK = (
+    update(EVENTS)
+    .where(EVENTS.c.game_id == bindparam("game"), EVENTS.c.seq == bindparam("event"))
+    .values(undone=bindparam("is_undone"))
+)
+_DROP_UNDONE = delete(EVENTS).where(EVENTS.c.game_id == bindparam("game"), EVENTS.c.undone)
+Change = tuple[Executable, dict[str, object]]  # a statement and its values
 UNDO_DEPTH = 8  # states kept per game so that Undo answers without replaying
 
 
@@ -55,14 +83,19 @@ class GameView:
 
 @dataclass(frozen=True)
 class _Loaded:
-    created: str
+    created_at: datetime
     version: int
+    title: str
     initial: GameState
     actions: tuple[Action, ...]
     state: GameState
     undone: int
     # The states before the latest actions, newest first, so that Undo needs no replay.
     previous: tuple[GameState, ...] = ()
+
+    @property
+    def created(self) -> str:
+        return self.created_at.isoformat()
 
 
 class _StateCache:
@@ -130,7 +163,7 @@ def create_game(setup: Setup, catalog: Catalog) -> int:
     )
     db.session.add(game)
     db.session.commit()
-    _remember(game.id, _Loaded(_created(game), game.version, state, (), state, 0))
+    _remember(game.id, _Loaded(game.created_at, game.version, game.title, state, (), state, 0))
     return game.id
 
 
@@ -146,15 +179,11 @@ def _game(game_id: int) -> Game:
     return game
 
 
-def _created(game: Game) -> str:
-    return game.created_at.isoformat()
-
-
 def _load(game: Game, catalog: Catalog) -> _Loaded:
     """The game's state at `game.version`; StaleVersion if it changed while reading."""
-    game_id, created, version = game.id, _created(game), game.version
+    game_id, version = game.id, game.version
     cached = _states().items.get(game_id)
-    if cached is not None and cached.version == version and cached.created == created:
+    if cached is not None and cached.version == version and cached.created_at == game.created_at:
         return cached
     events = db.session.scalars(
         select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.seq)
@@ -168,19 +197,33 @@ def _load(game: Game, catalog: Catalog) -> _Loaded:
     actions = tuple(codec.decode(e.action) for e in events if not e.undone)
     initial = new_game(codec.decode_setup(game.setup), catalog)
     undone = sum(1 for e in events if e.undone)
-    loaded = _Loaded(created, version, initial, actions, replay(initial, actions), undone)
+    state = replay(initial, actions)
+    loaded = _Loaded(game.created_at, version, game.title, initial, actions, state, undone)
     _remember(game_id, loaded)
     return loaded
 
 
-def _view(game: Game, loaded: _Loaded) -> GameView:
+def _posted_from(game_id: int, expected: int | None, catalog: Catalog) -> _Loaded:
+    """The game as the page that posted showed it. From the cache without a query when
+    the cache holds that version (`_store`'s conditional UPDATE then proves it is still
+    current); otherwise read, and StaleVersion unless the game is at that version."""
+    cached = _states().items.get(game_id)
+    if cached is not None and expected is not None and cached.version == expected:
+        return cached
+    game = _game(game_id)
+    if expected is None or expected != game.version:
+        raise StaleVersion(game_id)
+    return _load(game, catalog)
+
+
+def _view(game_id: int, loaded: _Loaded) -> GameView:
     return GameView(
-        game.id,
+        game_id,
         loaded.version,
         loaded.state,
         bool(loaded.actions),
         loaded.undone > 0,
-        game.title,
+        loaded.title,
         loaded.created,
     )
 
@@ -190,7 +233,7 @@ def load(game_id: int, catalog: Catalog) -> GameView:
     for _ in range(5):
         game = _game(game_id)
         try:
-            return _view(game, _load(game, catalog))
+            return _view(game_id, _load(game, catalog))
         except StaleVersion:
             db.session.expire_all()  # it changed while we read it: read it again
     raise StaleVersion(game_id)
@@ -206,34 +249,42 @@ def current_version(game_id: int) -> int:
     return version
 
 
-def _commit_version(game_id: int, expected: int, state: GameState) -> int:
-    """Bump the version only if nobody else did first; raise StaleVersion otherwise."""
+def _store(game_id: int, loaded: _Loaded, state: GameState, *changes: Change) -> int:
+    """Bump the version only if it is still the one the intent was made from (else
+    StaleVersion, or GameNotFound), make the event log's `changes`, commit; the new version.
+
+    The UPDATE comes first: it takes SQLite's write lock, so nothing else can change the
+    game between the check and the commit.
+    """
+    connection = db.session.connection()
+    bumped = connection.execute(
+        _BUMP,
+        {
+            "game": game_id,
+            "expected": loaded.version,
+            "created": loaded.created_at,
+            "next": loaded.version + 1,
+            "game_round": state.round,
+            "now": _now(),
+            "game_status": "ended" if state.phase == "ended" else "active",
+        },
+    )
+    if bumped.rowcount != 1:
+        db.session.rollback()
+        _gone_or_stale(game_id, loaded.created_at)
     try:
-        db.session.flush()
+        for statement, values in changes:
+            connection.execute(statement, values)
     except IntegrityError:  # another request stored the same (game, seq) first
         db.session.rollback()
-        _gone_or_stale(game_id)
-    result = db.session.execute(
-        update(Game)
-        .where(Game.id == game_id, Game.version == expected)
-        .values(
-            version=expected + 1,
-            round=state.round,
-            updated_at=_now(),
-            status="ended" if state.phase == "ended" else "active",
-        )
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
-        db.session.rollback()
-        _gone_or_stale(game_id)
+        _gone_or_stale(game_id, loaded.created_at)
     db.session.commit()
-    return expected + 1
+    return loaded.version + 1
 
 
-def _gone_or_stale(game_id: int) -> NoReturn:
+def _gone_or_stale(game_id: int, created_at: datetime) -> NoReturn:
     """After a refused write: the game was deleted meanwhile, or changed."""
-    if db.session.scalar(select(Game.id).where(Game.id == game_id)) is None:
+    if db.session.scalar(select(Game.created_at).where(Game.id == game_id)) != created_at:
         raise GameNotFound(game_id)
     raise StaleVersion(game_id)
 
@@ -246,102 +297,88 @@ def _refused(game_id: int, expected: int) -> None:
         raise StaleVersion(game_id)
 
 
-def _check_version(game: Game, expected: int | None) -> None:
-    if expected is None or expected != game.version:
-        raise StaleVersion(game.id)
+def _undone(game_id: int, seq: int, undone: bool) -> Change:
+    return _MARK, {"game": game_id, "event": seq, "is_undone": undone}
 
 
 def act(game_id: int, action: Action, expected_version: int | None, catalog: Catalog) -> GameView:
     """Apply one user intent (with every rival turn it triggers) and store it."""
-    game = _game(game_id)
-    _check_version(game, expected_version)
-    assert expected_version is not None
-    title = game.title
-    loaded = _load(game, catalog)
+    loaded = _posted_from(game_id, expected_version, catalog)
     try:
         state = apply(loaded.state, action)  # IllegalAction: nothing stored
     except IllegalAction:
-        _refused(game_id, expected_version)
+        _refused(game_id, loaded.version)
         raise
-    db.session.execute(delete(GameEvent).where(GameEvent.game_id == game_id, GameEvent.undone))
-    db.session.add(
-        GameEvent(game_id=game_id, seq=len(loaded.actions) + 1, action=codec.encode(action))
-    )
-    version = _commit_version(game_id, expected_version, state)
+    changes: list[Change] = []
+    if loaded.undone:  # a new intent drops the redo
+        changes.append((_DROP_UNDONE, {"game": game_id}))
+    seq = len(loaded.actions) + 1
+    changes.append((_RECORD, {"game_id": game_id, "seq": seq, "action": codec.encode(action)}))
+    version = _store(game_id, loaded, state, *changes)
     kept = (loaded.state, *loaded.previous[: UNDO_DEPTH - 1])
-    done = _Loaded(
-        loaded.created, version, loaded.initial, (*loaded.actions, action), state, 0, kept
+    done = replace(
+        loaded,
+        version=version,
+        actions=(*loaded.actions, action),
+        state=state,
+        undone=0,
+        previous=kept,
     )
     _remember(game_id, done)
-    return GameView(game_id, version, state, True, False, title, loaded.created)
+    return _view(game_id, done)
 
 
 def undo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameView:
     """Take back the last intent and everything it triggered."""
-    game = _game(game_id)
-    _check_version(game, expected_version)
-    assert expected_version is not None
-    loaded = _load(game, catalog)
+    loaded = _posted_from(game_id, expected_version, catalog)
     if not loaded.actions:
-        _refused(game_id, expected_version)
+        _refused(game_id, loaded.version)
         raise IllegalAction("Nothing to undo.")
-    db.session.execute(
-        update(GameEvent)
-        .where(GameEvent.game_id == game_id, GameEvent.seq == len(loaded.actions))
-        .values(undone=True)
-        .execution_options(synchronize_session=False)
-    )
     actions = loaded.actions[:-1]
     state = loaded.previous[0] if loaded.previous else replay(loaded.initial, actions)
-    title = game.title
-    version = _commit_version(game_id, expected_version, state)
-    done = _Loaded(
-        loaded.created,
-        version,
-        loaded.initial,
-        actions,
-        state,
-        loaded.undone + 1,
-        loaded.previous[1:],
+    version = _store(game_id, loaded, state, _undone(game_id, len(loaded.actions), True))
+    done = replace(
+        loaded,
+        version=version,
+        actions=actions,
+        state=state,
+        undone=loaded.undone + 1,
+        previous=loaded.previous[1:],
     )
     _remember(game_id, done)
-    return GameView(game_id, version, state, bool(actions), True, title, loaded.created)
+    return _view(game_id, done)
 
 
 def redo(game_id: int, expected_version: int | None, catalog: Catalog) -> GameView:
     """Re-apply the most recently undone intent."""
-    game = _game(game_id)
-    _check_version(game, expected_version)
-    assert expected_version is not None
-    loaded = _load(game, catalog)
+    loaded = _posted_from(game_id, expected_version, catalog)
     if not loaded.undone:
-        _refused(game_id, expected_version)
+        _refused(game_id, loaded.version)
         raise IllegalAction("Nothing to redo.")
     seq = len(loaded.actions) + 1
-    event = db.session.scalars(
-        select(GameEvent).where(GameEvent.game_id == game_id, GameEvent.seq == seq)
-    ).one()
-    action = codec.decode(event.action)
+    stored = db.session.scalar(
+        select(GameEvent.action).where(GameEvent.game_id == game_id, GameEvent.seq == seq)
+    )
+    if stored is None:  # dropped by a new intent from another process meanwhile
+        raise StaleVersion(game_id)
+    action = codec.decode(stored)
     try:
         state = apply(loaded.state, action)
     except IllegalAction:
-        _refused(game_id, expected_version)
+        _refused(game_id, loaded.version)
         raise
-    event.undone = False
-    title = game.title
-    version = _commit_version(game_id, expected_version, state)
+    version = _store(game_id, loaded, state, _undone(game_id, seq, False))
     kept = (loaded.state, *loaded.previous[: UNDO_DEPTH - 1])
-    done = _Loaded(
-        loaded.created,
-        version,
-        loaded.initial,
-        (*loaded.actions, action),
-        state,
-        loaded.undone - 1,
-        kept,
+    done = replace(
+        loaded,
+        version=version,
+        actions=(*loaded.actions, action),
+        state=state,
+        undone=loaded.undone - 1,
+        previous=kept,
     )
     _remember(game_id, done)
-    return GameView(game_id, version, state, True, done.undone > 0, title, loaded.created)
+    return _view(game_id, done)
 
 
 @dataclass(frozen=True)

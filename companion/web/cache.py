@@ -1,7 +1,16 @@
-"""Rendered pages per game version: a game's page only changes when its version does.
+"""Rendered HTML kept between requests, so that a tap re-renders only what it changed.
 
-Pages carry a CSRF token that differs per browser session, so they are rendered once with
-a placeholder and the token is put in for each response.
+- Pages per game version (`render_cache`): a game's page only changes when its version
+  does. Pages carry a CSRF token that differs per browser session and forms carry the
+  game's version, so both are rendered as placeholders and put in for each response
+  (`with_token`).
+- The parts of a game's page (`fragments`): each board space and side panel keeps the
+  HTML it was last rendered to, with the view it was rendered from; while its view stays
+  equal, the next page reuses the HTML. A placement changes a few spaces, the banner and
+  the log, so that is all a tap renders.
+- Pieces that depend on nothing but their arguments and the language (a house's chip, a
+  rules link, a space's name and cost): `piece("chip", color, name)` renders the macro of
+  games/_pieces.html once.
 """
 
 from __future__ import annotations
@@ -10,11 +19,19 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from flask import current_app
+from flask import current_app, get_template_attribute
 from flask_wtf.csrf import generate_csrf
+from jinja2.runtime import Macro
+from markupsafe import Markup
+
+from companion.web.i18n import translations
 
 PLACEHOLDER = "\x00csrf-token\x00"  # can't occur in rendered HTML
+VERSION = "\x00version\x00"
 SIZE = 256
+GAMES = 64  # games whose page parts are kept
+PIECES = "games/_pieces.html"
+PIECES_SIZE = 4096
 
 
 class RenderCache:
@@ -24,7 +41,7 @@ class RenderCache:
         self.items: OrderedDict[Hashable, str] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: Hashable, render: Callable[[], str]) -> str:
+    def get(self, key: Hashable, render: Callable[[], str], version: int | None = None) -> str:
         with self.lock:
             html = self.items.get(key)
             if html is not None:
@@ -35,11 +52,14 @@ class RenderCache:
                 self.items[key] = html
                 while len(self.items) > SIZE:
                     self.items.popitem(last=False)
-        return with_token(html)
+        return with_token(html, version)
 
 
-def with_token(html: str) -> str:
-    """Put this session's CSRF token where the placeholder was rendered."""
+def with_token(html: str, version: int | None = None) -> str:
+    """Put this session's CSRF token, and the game's version, where their placeholders
+    were rendered."""
+    if version is not None:
+        html = html.replace(VERSION, str(version))
     if PLACEHOLDER not in html:
         return html
     token = generate_csrf() if current_app.config.get("WTF_CSRF_ENABLED", True) else ""
@@ -55,3 +75,76 @@ def render_cache() -> RenderCache:
     if cache is None:
         cache = current_app.extensions.setdefault("render_cache", RenderCache())
     return cache  # type: ignore[no-any-return]
+
+
+class Fragments:
+    """One game's page parts: per slot, the HTML last rendered and what it came from.
+
+    A slot's macro may read only its arguments and what is the same for the whole game
+    (the game's URLs, the placeholders, the language), so equal arguments give equal
+    HTML. Each slot keeps one rendering, the latest: a part is rendered again exactly
+    when what it shows changed since the game's last page.
+    """
+
+    def __init__(self) -> None:
+        self.parts: dict[Hashable, tuple[tuple[object, ...], Markup]] = {}
+
+    def get(self, slot: Hashable, macro: Macro, *args: object) -> Markup:
+        """`macro(*args)`, or the same HTML as last time if `slot` was last rendered from
+        equal arguments."""
+        key = (translations(), *args)
+        known = self.parts.get(slot)
+        if known is not None and known[0] == key:
+            return known[1]
+        html = Markup(macro(*args))
+        self.parts[slot] = (key, html)  # one assignment: a concurrent reader sees either
+        return html
+
+
+def fragments(game_id: int, created: str) -> Fragments:
+    """The page parts kept for this game (a new game that reused the id starts afresh)."""
+    games = current_app.extensions.get("fragments")
+    if games is None:
+        games = current_app.extensions.setdefault("fragments", _Games())
+    return games.get((game_id, created))  # type: ignore[no-any-return]
+
+
+class _Games:
+    def __init__(self) -> None:
+        self.items: OrderedDict[tuple[int, str], Fragments] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[int, str]) -> Fragments:
+        with self.lock:
+            found = self.items.get(key)
+            if found is None:
+                found = self.items[key] = Fragments()
+                while len(self.items) > GAMES:
+                    self.items.popitem(last=False)
+            else:
+                self.items.move_to_end(key)
+            return found
+
+
+class _Pieces:
+    """Rendered macro calls of PIECES, by macro, arguments and language."""
+
+    def __init__(self) -> None:
+        self.items: dict[Hashable, Markup] = {}
+        self.lock = threading.Lock()
+
+
+def piece(macro: str, *args: Hashable) -> Markup:
+    """The macro `macro` of PIECES called with `args`: rendered once per language."""
+    cache = current_app.extensions.get("pieces")
+    if cache is None:
+        cache = current_app.extensions.setdefault("pieces", _Pieces())
+    key = (macro, args, translations())
+    found: Markup | None = cache.items.get(key)
+    if found is None:
+        found = Markup(get_template_attribute(PIECES, macro)(*args))
+        with cache.lock:
+            if len(cache.items) >= PIECES_SIZE:
+                cache.items.clear()
+            cache.items[key] = found
+    return found

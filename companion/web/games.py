@@ -14,12 +14,20 @@ from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
-from companion.web.cache import placeholder_token, render_cache, with_token
+from companion.web.cache import (
+    VERSION,
+    fragments,
+    piece,
+    placeholder_token,
+    render_cache,
+    with_token,
+)
 from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
 from companion.web.present import AREAS, BOARD_COLUMNS, page
 
 bp = Blueprint("games", __name__)
+bp.add_app_template_global(piece, "piece")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
 FRAGMENTS = ["game", "scoreboard_oob"]
@@ -29,15 +37,22 @@ def catalog() -> Catalog:
     return current_app.extensions["catalog"]  # type: ignore[no-any-return]
 
 
-def _context(view: services.GameView, error: str | None) -> dict[str, object]:
-    """What the table and corrections templates need; the CSRF token is a placeholder
-    put in per response (rendered pages are cached per game version)."""
+def _context(view: services.GameView, error: str | None = None) -> dict[str, object]:
+    """What the table, corrections and live templates need. The CSRF token and the forms'
+    version are placeholders put in per response (`with_token`), so that rendered pages
+    and parts can be reused; the game's URLs are built once here, not once per form."""
     return {
         "p": page(view),
+        "parts": fragments(view.id, view.created),
         "areas": AREAS,
         "columns": BOARD_COLUMNS,
         "error": error,
         "csrf_token": placeholder_token,
+        "form_version": VERSION,
+        "act_url": url_for("games.act", game_id=view.id),
+        "undo_url": url_for("games.undo", game_id=view.id),
+        "redo_url": url_for("games.redo", game_id=view.id),
+        "fix_url": url_for("games.fix", game_id=view.id),
     }
 
 
@@ -53,9 +68,9 @@ def _table(
         return render_template(TABLE, **context)
 
     if error is not None:  # error pages are one-offs: never cached
-        return with_token(render()), status
+        return with_token(render(), view.version), status
     key = ("table", view.id, view.created, view.version, htmx)
-    return render_cache().get(key, render), status
+    return render_cache().get(key, render, view.version), status
 
 
 @bp.get("/")
@@ -109,8 +124,8 @@ def _fix(
 ) -> ResponseReturnValue:
     context = _context(view, error)
     if is_htmx():
-        return with_token(render_block(FIX, "fix", **context)), status
-    return with_token(render_template(FIX, **context)), status
+        return with_token(render_block(FIX, "fix", **context), view.version), status
+    return with_token(render_template(FIX, **context), view.version), status
 
 
 @bp.get("/games/<int:game_id>/fix")
@@ -178,13 +193,7 @@ def live(game_id: int) -> ResponseReturnValue:
     view = services.load(game_id, catalog())
 
     def render() -> str:
-        return render_template(
-            "games/live.html",
-            p=page(view),
-            areas=AREAS,
-            columns=BOARD_COLUMNS,
-            csrf_token=placeholder_token,
-        )
+        return render_template("games/live.html", **_context(view))
 
     return render_cache().get(("live", view.id, view.created, view.version), render)
 
@@ -196,13 +205,6 @@ def live_board(game_id: int) -> ResponseReturnValue:
     view = services.load(game_id, catalog())
 
     def render() -> str:
-        return render_blocks(
-            "games/live.html",
-            ["live"],
-            p=page(view),
-            areas=AREAS,
-            columns=BOARD_COLUMNS,
-            csrf_token=placeholder_token,
-        )
+        return render_block("games/live.html", "live", **_context(view))
 
     return render_cache().get(("live_board", view.id, view.created, view.version), render)

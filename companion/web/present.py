@@ -1,8 +1,15 @@
-"""Everything a page shows, computed from a GameView so that templates stay dumb."""
+"""Everything a page shows, computed from a GameView so that templates stay dumb.
+
+The board spaces and the side panels each get a frozen view of exactly what they show,
+so that a page can reuse a part's HTML while its view is equal to the one it was last
+rendered from (companion/web/cache.py, `Fragments`).
+"""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from flask_babel import gettext as _
 
@@ -79,6 +86,46 @@ def sentence(entry: Entry, state: GameState) -> str:
         return translated
 
 
+class _Sentences:
+    """Log lines already put in words, so that the table screen, which shows the same 60
+    lines after every tap, words only the new ones.
+
+    A line depends on its entry, the entry after it (`describe` reads it for some kinds),
+    the game's setup (the names) and the language. Entries are immutable and shared by
+    the states that follow, so a line is reused only for the very same objects: they are
+    kept by reference, so their ids are never reused while a line is kept.
+    """
+
+    SIZE = 20_000
+
+    def __init__(self) -> None:
+        self.lines: dict[int, tuple[tuple[object, ...], str]] = {}
+        self.lock = threading.Lock()
+
+    def newest(self, state: GameState, n: int) -> list[tuple[int, str]]:
+        """The newest `n` lines of the log, newest first, as (round, sentence)."""
+        language = translations()
+        log = state.log
+        out: list[tuple[int, str]] = []
+        for i in range(len(log) - 1, max(0, len(log) - n) - 1, -1):
+            entry = log[i]
+            inputs = (entry, log[i + 1] if i + 1 < len(log) else None, state.setup, language)
+            known = self.lines.get(id(entry))
+            if known is not None and all(a is b for a, b in zip(known[0], inputs, strict=True)):
+                text = known[1]
+            else:
+                text = sentence(entry, state)
+                with self.lock:
+                    if len(self.lines) >= self.SIZE:
+                        self.lines.clear()
+                    self.lines[id(entry)] = (inputs, text)
+            out.append((entry.round, text))
+        return out
+
+
+_sentences = _Sentences()
+
+
 def area_of(space: SpaceDef) -> str:
     if space.icon == "spice_trade":
         return "desert" if space.maker else "choam"
@@ -108,21 +155,71 @@ def cost_text(space: SpaceDef, state: GameState) -> str:
     return ", ".join(parts)
 
 
-@dataclass
+class Chip(NamedTuple):
+    """A house as its colored name tag shows it."""
+
+    color: str
+    name: str
+
+
+def chip(house: House) -> Chip:
+    return Chip(house.color, house.name)
+
+
+@dataclass(frozen=True)
 class SpaceView:
     id: str
     name: str
     area: str
     cost: str
     requirement: str
-    occupant: House | None
+    occupant: Chip | None
     bonus_spice: int | None
-    controller: House | None
+    controller: Chip | None
     control_bonus: str
     combat: bool
-    voice: House | None
+    voice: Chip | None
     problem: str | None
     tappable: bool
+
+
+@dataclass(frozen=True)
+class ConflictView:
+    card_id: str
+    name: str
+    level: str
+    rewards: tuple[tuple[str, str], ...]
+    remaining: int
+    # Per house: chip, troops, swords, strength (blank where the table keeps the count).
+    rows: tuple[tuple[Chip, str, str, str], ...]
+    swords: tuple[tuple[Chip, str, int], ...]  # this round's revealed sword cards
+
+
+@dataclass(frozen=True)
+class RivalView:
+    chip: Chip
+    leader: str
+    leader_name: str
+    agents: str
+    garrison: int
+    troops: int
+    rival: bool  # a solo Rival (House Hagal in a two-player game has no resources)
+    solari: int
+    spice: int
+    water: int
+    intrigue: int
+    vp: int
+    swordmaster: str  # "yes", the round it comes, or ""
+    mentat: bool
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    # Per house but House Hagal: id, chip, VP and its ledger (round, source, note, delta).
+    vp: tuple[tuple[str, Chip, int, tuple[tuple[int, str, str, str], ...]], ...]
+    houses: tuple[Chip, ...]
+    # Per Faction: id, name, each house's Influence, the Alliance's holder.
+    influence: tuple[tuple[str, str, tuple[int, ...], Chip | None], ...]
 
 
 @dataclass
@@ -159,16 +256,15 @@ class Page:
     acting: House | None
     prompt: PromptView | None
     spaces: dict[str, list[SpaceView]]
+    voice_spaces: tuple[tuple[str, str], ...]  # where The Voice can go: id, name
     rival_turns: list[RivalTurn]
     just_now: list[str]
-    log: list[tuple[int, str]]
-    conflict: dict[str, object] | None
-    strengths: dict[str, int]
+    log: tuple[tuple[int, str], ...]
+    conflict: ConflictView | None
     standings: list[Standing]
-    ledger: dict[str, list[tuple[int, str, int, str]]]
-    influence: list[dict[str, object]]
-    swordmaster_round: int | None
-    purchases: dict[str, list[tuple[str, int, str, int]]]
+    score: ScoreView
+    rivals: tuple[RivalView, ...]
+    purchases: tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
     fields: tuple[tuple[str, str], ...] = HOUSE_FIELDS
     factions: tuple[tuple[str, str], ...] = tuple((f, FACTION_NAMES[f]) for f in FACTIONS)
 
@@ -264,9 +360,9 @@ def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
                     f"{n} {FACTION_NAMES.get(f, f)} Influence"
                     for f, n in space.requires_influence.items()
                 ),
-                occupant=state.house(occupant) if occupant else None,
+                occupant=chip(state.house(occupant)) if occupant else None,
                 bonus_spice=state.bonus_spice.get(space.id) if space.maker else None,
-                controller=state.house(controller) if controller else None,
+                controller=chip(state.house(controller)) if controller else None,
                 control_bonus=(
                     f"{bonus.solari} Solari"
                     if bonus and bonus.solari
@@ -275,7 +371,7 @@ def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
                     else ""
                 ),
                 combat=space.combat,
-                voice=state.house(voice) if voice else None,
+                voice=chip(state.house(voice)) if voice else None,
                 problem=problem,
                 tappable=human_turn and problem is None,
             )
@@ -349,22 +445,38 @@ def _banner(state: GameState) -> tuple[str, str, House | None]:
     return _("Round %(round)s", round=state.round), "", None
 
 
-def _influence(state: GameState) -> list[dict[str, object]]:
-    rows: list[dict[str, object]] = []
+def _score(state: GameState) -> ScoreView:
+    ledger: dict[str, list[tuple[int, str, str, str]]] = {h.id: [] for h in state.houses}
+    for e in state.ledger:
+        ledger[e.house].append(
+            (
+                e.round,
+                VP_SOURCES.get(e.source, e.source),
+                FACTION_NAMES.get(e.note, e.note.replace("_", " ")),
+                f"{e.delta:+d}",
+            )
+        )
+    influence = []
     for faction in FACTIONS:
         holder = state.alliances.get(faction)
-        rows.append(
-            {
-                "id": faction,
-                "name": FACTION_NAMES[faction],
-                "alliance": state.house(holder) if holder else None,
-                "houses": [(h, h.inf(faction)) for h in state.houses],
-            }
+        influence.append(
+            (
+                faction,
+                FACTION_NAMES[faction],
+                tuple(h.inf(faction) for h in state.houses),
+                chip(state.house(holder)) if holder else None,
+            )
         )
-    return rows
+    return ScoreView(
+        vp=tuple(
+            (h.id, chip(h), h.vp, tuple(ledger[h.id])) for h in state.houses if h.kind != "hagal"
+        ),
+        houses=tuple(chip(h) for h in state.houses),
+        influence=tuple(influence),
+    )
 
 
-def _conflict(state: GameState) -> dict[str, object] | None:
+def _conflict(state: GameState) -> ConflictView | None:
     if state.conflict is None:
         return None
     card = state.catalog.conflicts[state.conflict]
@@ -375,41 +487,67 @@ def _conflict(state: GameState) -> dict[str, object] | None:
         if e.kind == "swords":
             swords.append(e)
     swords.reverse()
-    return {
-        "card": card,
-        "level": "I" * card.level,
-        "rewards": [
+    strength = strengths(state)
+    combat = state.phase == "combat"
+    return ConflictView(
+        card_id=card.id,
+        name=card.name,
+        level="I" * card.level,
+        rewards=tuple(
             (PLACES[p], reward_text(getattr(card, p), state)) for p in ("first", "second", "third")
-        ],
-        "space": state.catalog.spaces[card.controlled_space].name if card.controlled_space else "",
-        "swords": [
+        ),
+        remaining=len(state.conflict_deck),
+        rows=tuple(
             (
-                state.house(e.house or ""),
+                chip(h),
+                "" if h.is_human else str(h.troops),
+                "" if h.is_human else str(h.swords),
+                str(strength[h.id]) if combat or not h.is_human else "",
+            )
+            for h in state.houses
+        ),
+        swords=tuple(
+            (
+                chip(state.house(e.house or "")),
                 state.catalog.hagal[str(e.data["card"])].name,
-                e.data["swords"],
+                int(str(e.data["swords"])),
             )
             for e in swords
-        ],
-        "remaining": len(state.conflict_deck),
-    }
+        ),
+    )
+
+
+def _rivals(state: GameState) -> tuple[RivalView, ...]:
+    comes = swordmaster_round(state.setup)
+    later = _("round %(n)s", n=comes) if comes else ""
+    leaders = state.catalog.leaders
+    return tuple(
+        RivalView(
+            chip=chip(h),
+            leader=h.leader,
+            leader_name=leaders[h.leader].name if h.leader else "",
+            agents=f"{h.agents_left} / {h.agents + (1 if h.mentat else 0)}",
+            garrison=h.garrison,
+            troops=h.troops,
+            rival=h.kind == "rival",
+            solari=h.solari,
+            spice=h.spice,
+            water=h.water,
+            intrigue=h.intrigue,
+            vp=h.vp,
+            swordmaster=_("yes") if h.swordmaster else later,
+            mentat=h.mentat,
+        )
+        for h in state.rivals
+    )
 
 
 def page(view: GameView) -> Page:
     """Build the table screen's content from a game view."""
     state = view.state
     banner, detail, acting = _banner(state)
-    ledger: dict[str, list[tuple[int, str, int, str]]] = {h.id: [] for h in state.houses}
-    for e in state.ledger:
-        ledger[e.house].append(
-            (
-                e.round,
-                VP_SOURCES.get(e.source, e.source),
-                e.delta,
-                FACTION_NAMES.get(e.note, e.note.replace("_", " ")),
-            )
-        )
-    log = [(e.round, sentence(e, state)) for e in reversed(state.log[-LOG_LINES:])]
     turns, other = _rival_turns(state)
+    spaces = _spaces(state)
     return Page(
         view=view,
         state=state,
@@ -417,25 +555,30 @@ def page(view: GameView) -> Page:
         banner_detail=detail,
         acting=acting,
         prompt=_prompt(state),
-        spaces=_spaces(state),
+        spaces=spaces,
+        voice_spaces=tuple(
+            (s.id, s.name)
+            for area, _label in AREAS
+            for s in spaces[area]
+            if not s.occupant and not s.voice
+        ),
         rival_turns=turns,
         just_now=other,
-        log=log,
+        log=tuple(_sentences.newest(state, LOG_LINES)),
         conflict=_conflict(state),
-        strengths=strengths(state),
         standings=final_ranking(state),
-        ledger=ledger,
-        influence=_influence(state),
-        swordmaster_round=swordmaster_round(state.setup),
+        score=_score(state),
+        rivals=_rivals(state),
         purchases=_purchases(state),
     )
 
 
-def _purchases(state: GameState) -> dict[str, list[tuple[str, int, str, int]]]:
-    """Each player's bought cards: name, copy, Acquire reminder, round."""
+def _purchases(state: GameState) -> tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]:
+    """The players' bought cards: per player who bought any, name, copy, Acquire reminder
+    and round."""
     out: dict[str, list[tuple[str, int, str, int]]] = {h.id: [] for h in state.humans}
     for a in state.acquisitions:
         card = state.catalog.cards.get(a.card)
         if card is not None and a.house in out:
             out[a.house].append((card.name, a.copy, card.acquire, a.round))
-    return out
+    return tuple((chip(h), tuple(out[h.id])) for h in state.humans if out[h.id])

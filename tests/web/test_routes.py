@@ -451,22 +451,23 @@ def file_app(tmp_path, monkeypatch):
     dispose(app)
 
 
-def run_between_read_and_load(monkeypatch, other) -> list[Any]:
+def run_between_read_and_write(monkeypatch, other) -> list[Any]:
     """Make `other` (the other device's request) complete right after this request read
-    the game's version and before it loads the game's events: the interleaving two taps
-    a few milliseconds apart produce on the threaded server."""
-    real_load = services._load
+    the game (from the state cache or the database) and before it writes: the
+    interleaving two taps a few milliseconds apart produce on the threaded server."""
+    real_read = services._posted_from
     answers: list[Any] = []
 
-    def racing_load(game, catalog):
+    def racing_read(*args):
+        read = real_read(*args)
         if not answers:
             answers.append(None)
             thread = threading.Thread(target=lambda: answers.append(other()))
             thread.start()
             thread.join()
-        return real_load(game, catalog)
+        return read
 
-    monkeypatch.setattr(services, "_load", racing_load)
+    monkeypatch.setattr(services, "_posted_from", racing_read)
     return answers
 
 
@@ -475,7 +476,7 @@ def test_the_race_harness_lets_the_other_device_win(file_app, monkeypatch):
     game_id = game.new_solo()
     place = pages.form_for(next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
     other = pages.form_for([a for a in game.legal(game_id) if isinstance(a, PlaceAgent)][1])
-    answers = run_between_read_and_load(
+    answers = run_between_read_and_write(
         monkeypatch,
         lambda: (
             game.app.test_client()
@@ -495,7 +496,7 @@ def test_a_double_tap_that_loses_the_race_gets_409(file_app, monkeypatch):
     game = file_app
     game_id = game.new_solo()
     place = pages.form_for(next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
-    answers = run_between_read_and_load(
+    answers = run_between_read_and_write(
         monkeypatch, lambda: game.act(game_id, version=0, htmx=True, **place).status_code
     )
     response = game.act(game_id, version=0, htmx=True, **place)
@@ -508,7 +509,7 @@ def test_a_double_tapped_undo_that_loses_the_race_gets_409(file_app, monkeypatch
     game = file_app
     game_id = game.new_solo()
     game.do(game_id, next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
-    answers = run_between_read_and_load(
+    answers = run_between_read_and_write(
         monkeypatch, lambda: game.undo(game_id, version=1, htmx=True).status_code
     )
     response = game.undo(game_id, version=1, htmx=True)
@@ -522,7 +523,7 @@ def test_an_action_on_a_game_deleted_meanwhile_gets_404(file_app, monkeypatch):
     game_id = game.new_solo()
     game.app.config["PROPAGATE_EXCEPTIONS"] = False
     place = pages.form_for(next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
-    answers = run_between_read_and_load(monkeypatch, lambda: game.delete(game_id).status_code)
+    answers = run_between_read_and_write(monkeypatch, lambda: game.delete(game_id).status_code)
     response = game.act(game_id, version=0, **place)
     assert answers[1] == 303
     assert game.game_count() == 0 and game.all_event_count() == 0  # holds: nothing stored
