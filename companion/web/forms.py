@@ -10,11 +10,14 @@ from companion.rules.actions import (
     Adjust,
     Choose,
     CornerTheMarket,
+    Dreadnought,
+    Freighter,
     IllegalAction,
     PlaceAgent,
     Reveal,
     SetControl,
     SetTiebreak,
+    Tech,
     Voice,
 )
 from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
@@ -63,7 +66,7 @@ def action_from(form: Mapping[str, str]) -> Action:
     """Build the action a form describes."""
     kind = _text(form, "action")
     if kind == "place":
-        return PlaceAgent(_text(form, "house"), _text(form, "space"))
+        return PlaceAgent(_text(form, "house"), _text(form, "space"), _flag(form, "infiltrate"))
     if kind == "reveal":
         return Reveal(_text(form, "house"))
     if kind == "choose":
@@ -93,6 +96,12 @@ def action_from(form: Mapping[str, str]) -> Action:
         )
     if kind == "corner":
         return CornerTheMarket(_text(form, "house"), _int(form, "own"), _int(form, "other", 0))
+    if kind == "freighter":
+        return Freighter(_text(form, "house"), _text(form, "op"))
+    if kind == "dreadnought":
+        return Dreadnought(_text(form, "house"), _text(form, "op"))
+    if kind == "tech":
+        return Tech(_text(form, "house"), _text(form, "op"), _text(form, "tile", ""))
     raise IllegalAction("Unknown action.")
 
 
