@@ -345,10 +345,13 @@ def legal_actions(state: GameState) -> list[Action]:
     return []
 
 
-def space_problems(state: GameState, house_id: str) -> dict[str, str | None]:
-    """For each board space: why `house_id` can't send an Agent there now, or None."""
+def space_problems(
+    state: GameState, house_id: str, infiltrate: bool = False
+) -> dict[str, str | None]:
+    """For each board space: why `house_id` can't send an Agent there now (with
+    Infiltration if `infiltrate`), or None."""
     w = Draft(state)
-    return {sid: _space_problem(w, house_id, sid) for sid in w.board()}
+    return {sid: _space_problem(w, house_id, sid, infiltrate) for sid in w.board()}
 
 
 def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:

@@ -16,8 +16,9 @@ from flask_babel import gettext as _
 from companion.cards.search import reward_text as cards_reward_text
 from companion.rules.catalog import FACTION_NAMES, FACTIONS, Reward, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
+from companion.rules.ix import NONE, SKIP
 from companion.rules.scoring import Standing, final_ranking
-from companion.rules.state import Entry, GameState, House
+from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, Entry, GameState, House
 from companion.rules.text import describe
 from companion.services import GameView
 from companion.web.i18n import translations
@@ -49,6 +50,7 @@ VP_SOURCES = {
     "card": "Card",
     "endgame": "Endgame",
     "manual": "Correction",
+    "tech": "Tech",
 }
 # Log lines that belong to the rival turn they follow.
 RIVAL_TURN_KINDS = frozenset(
@@ -63,6 +65,22 @@ RIVAL_TURN_KINDS = frozenset(
         "control_bonus",
         "exchange",
         "alliance",
+        # Rise of Ix
+        "agent_infiltrate",
+        "deploy_units",
+        "freighter",
+        "freighter_recall",
+        "dividends",
+        "transports",
+        "tech",
+        "tech_paid",
+        "tech_none",
+        "tech_up",
+        "tech_trash_unmarked",
+        "negotiator",
+        "tech_flip",
+        "tech_income",
+        "commission",
     }
 )
 HOUSE_FIELDS = (
@@ -73,6 +91,13 @@ HOUSE_FIELDS = (
     ("garrison", "Garrison"),
     ("troops", "In Conflict"),
     ("swords", "Swords"),
+)
+# The Rise of Ix numbers a correction can change (House Hagal has no Negotiators).
+IX_HOUSE_FIELDS = (
+    ("freighter", "Freighter step"),
+    ("negotiators", "Negotiators on Ix"),
+    ("dn_garrison", "Dreadnoughts in the garrison"),
+    ("dn_conflict", "Dreadnoughts in the Conflict"),
 )
 
 
@@ -181,6 +206,12 @@ class SpaceView:
     voice: Chip | None
     problem: str | None
     tappable: bool
+    # Rise of Ix: the dreadnought on the Control flag, Agents that infiltrated the space,
+    # and whether the acting player may infiltrate it now.
+    dreadnought: Chip | None = None
+    covered: Chip | None = None  # the Control marker under the dreadnought
+    infiltrators: tuple[Chip, ...] = ()
+    infiltrate: bool = False
 
 
 @dataclass(frozen=True)
@@ -190,9 +221,64 @@ class ConflictView:
     level: str
     rewards: tuple[tuple[str, str], ...]
     remaining: int
-    # Per house: chip, troops, swords, strength (blank where the table keeps the count).
-    rows: tuple[tuple[Chip, str, str, str], ...]
+    # Per house: chip, troops, swords, strength (blank where the table keeps the count),
+    # dreadnoughts in the Conflict (Rise of Ix).
+    rows: tuple[tuple[Chip, str, str, str, str], ...]
     swords: tuple[tuple[Chip, str, int], ...]  # this round's revealed sword cards
+    ix: bool = False
+
+
+@dataclass(frozen=True)
+class IxHouseView:
+    """A house's Rise of Ix pieces: Freighter, dreadnoughts, Negotiators, Tech tiles."""
+
+    id: str
+    chip: Chip
+    is_human: bool
+    freighter: int
+    dn_garrison: int
+    dn_conflict: int
+    dn_posted: int
+    dn_supply: int
+    negotiators: int
+    # Per tile owned: id, name, flipped face down this round.
+    tech: tuple[tuple[str, str, bool], ...]
+
+
+@dataclass(frozen=True)
+class StackView:
+    """One Tech stack: its face-up tile (id "" when empty, UNKNOWN_TILE before the table
+    turned it up) and how many tiles are left in it."""
+
+    number: int
+    tile: str
+    name: str
+    cost: int
+    hagal_mark: bool
+    left: int
+    unknown: bool  # face down: the table turns it up when the app asks
+
+
+@dataclass(frozen=True)
+class TechView:
+    stacks: tuple[StackView, ...]
+    trashed: int
+    solo: bool  # show the House Hagal mark: solo Rivals buy only marked tiles
+    # Who may buy a face-up tile now (chips and ids), and the players' Ix pieces.
+    buyers: tuple[tuple[str, Chip], ...]
+    players: tuple[IxHouseView, ...]
+    can_trash: bool
+
+
+@dataclass(frozen=True)
+class IxTurnView:
+    """The acting player's Rise of Ix buttons: what their cards' icons may do now."""
+
+    freighter: int
+    advance: bool
+    recall: bool
+    commission: bool
+    deploy: bool
 
 
 @dataclass(frozen=True)
@@ -211,6 +297,7 @@ class RivalView:
     vp: int
     swordmaster: str  # "yes", the round it comes, or ""
     mentat: bool
+    ix: IxHouseView | None = None
 
 
 @dataclass(frozen=True)
@@ -265,7 +352,10 @@ class Page:
     score: ScoreView
     rivals: tuple[RivalView, ...]
     purchases: tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
+    tech: TechView | None = None  # Rise of Ix games only
+    ix_turn: IxTurnView | None = None
     fields: tuple[tuple[str, str], ...] = HOUSE_FIELDS
+    ix_fields: tuple[tuple[str, str], ...] = IX_HOUSE_FIELDS
     factions: tuple[tuple[str, str], ...] = tuple((f, FACTION_NAMES[f]) for f in FACTIONS)
 
 
@@ -324,6 +414,8 @@ def _prompt(state: GameState) -> PromptView | None:
             "on the Combat track right now?",
             house=who.name,
         )
+    elif p.kind.startswith(IX_PROMPT_PREFIXES):
+        question, labels = _ix_prompt(state, who, p.kind, p.task.ref, p.task.n, p.options)
     else:
         labels = [(o, o) for o in p.options]
         question = p.kind
@@ -339,14 +431,165 @@ def _prompt(state: GameState) -> PromptView | None:
     )
 
 
+IX_PROMPT_PREFIXES = (
+    "tech",
+    "negotiators_back",
+    "freighter",
+    "shipping_first",
+    "commission",
+    "post",
+    "offer",
+)
+
+
+def _ix_prompt(
+    state: GameState, who: House, kind: str, ref: str, n: int, options: tuple[str, ...]
+) -> tuple[str, list[tuple[str, str]]]:
+    """The question and the answers' labels of a Rise of Ix prompt [IX pp.4-6, 9]."""
+    cat = state.catalog
+
+    def tile(o: str) -> str:
+        if o == NONE:
+            return str(_("None"))
+        t = cat.tech[o]
+        return str(_("%(tile)s (%(cost)s spice)", tile=t.name, cost=t.cost))
+
+    if kind == "tech_tile":
+        return (
+            _(
+                "Turn up the next Tech tile of stack %(n)s. Which tile is it?",
+                n=int(ref) + 1,
+            ),
+            [(o, cat.tech[o].name) for o in options],
+        )
+    if kind == "tech":
+        off = _(" (%(n)s spice off)", n=n) if n else ""
+        return (
+            _(
+                "%(house)s acquires a Tech tile%(off)s: which face-up tile did you buy?",
+                house=who.name,
+                off=off,
+            ),
+            [(o, tile(o)) for o in options],
+        )
+    if kind == "negotiators_back":
+        return (
+            _(
+                "%(house)s: how many Negotiators do you return from Ix to supply? Each one "
+                "takes 1 spice off the price.",
+                house=who.name,
+            ),
+            [],
+        )
+    if kind == "tech_negotiation":
+        return (
+            _(
+                "%(house)s on Tech Negotiation: acquire Tech (1 spice off) or send a Negotiator?",
+                house=who.name,
+            ),
+            [
+                (
+                    o,
+                    {
+                        "tech": _("Acquire Tech"),
+                        "negotiator": _("Negotiator to Ix"),
+                        SKIP: _("Neither"),
+                    }[o],
+                )
+                for o in options
+            ],
+        )
+    if kind == "freighter":
+        house = state.house(who.id)
+        names = {
+            "advance": _("Advance to step %(n)s", n=house.freighter + 1),
+            "recall": _("Recall from step %(n)s", n=house.freighter),
+            SKIP: _("Neither"),
+        }
+        return (
+            _(
+                "%(house)s: a Freighter icon. Advance the Freighter or recall it "
+                "(step %(n)s of %(top)s)?",
+                house=who.name,
+                n=house.freighter,
+                top=TRACK_TOP,
+            ),
+            [(o, names[o]) for o in options],
+        )
+    if kind == "shipping_first":
+        return (
+            _("%(house)s: Freighter recalled. First step: Dividends or 2 spice?", house=who.name),
+            [
+                (
+                    o,
+                    {
+                        "dividends": _("Dividends: 5 Solari, 1 to each opponent"),
+                        "spice": _("2 spice"),
+                    }[o],
+                )
+                for o in options
+            ],
+        )
+    if kind == "commission":
+        return (
+            _("%(house)s: commission a dreadnought from supply to your garrison?", house=who.name),
+            [(o, {"yes": _("Yes"), "no": _("No")}[o]) for o in options],
+        )
+    if kind == "post":
+        return (
+            _(
+                "%(house)s won with a dreadnought: which space does it take control of, "
+                "until the end of the next Combat?",
+                house=who.name,
+            ),
+            [
+                (
+                    o,
+                    _("Detonation Devices: supply, +1 VP")
+                    if o == "detonate"
+                    else cat.spaces[o].name,
+                )
+                for o in options
+            ],
+        )
+    # "offer": a reward's purchase, such as Economic Supremacy's
+    conflict = cat.conflicts[state.conflict or ""]
+    offer = getattr(conflict, ref).offers[n]
+    cost = ", ".join(
+        f"{v} {label}"
+        for v, label in ((offer.cost.solari, "Solari"), (offer.cost.spice, "spice"))
+        if v
+    )
+    return (
+        _(
+            "%(house)s: do you pay %(cost)s for %(vp)s VP (%(conflict)s)?",
+            house=who.name,
+            cost=cost,
+            vp=offer.vp,
+            conflict=conflict.name,
+        ),
+        [(o, {"yes": _("Yes, paid"), "no": _("No")}[o]) for o in options],
+    )
+
+
 def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
     acting = state.house(state.turn) if state.turn else None
     human_turn = acting is not None and acting.is_human and state.prompt is None
     problems = space_problems(state, acting.id) if human_turn and acting else {}
+    # Infiltration [IX p.7]: an occupied space the acting player may still enter.
+    infiltrable = (
+        {s for s, why in space_problems(state, acting.id, infiltrate=True).items() if why is None}
+        if state.ix and human_turn and acting
+        else set()
+    )
+    infiltrators: dict[str, list[Chip]] = {}
+    for space_id, house_id in state.infiltrators:
+        infiltrators.setdefault(space_id, []).append(chip(state.house(house_id)))
     out: dict[str, list[SpaceView]] = {area: [] for area, _label in AREAS}
     for space in state.catalog.board(state.setup.sets).values():
         occupant = state.occupants.get(space.id)
-        controller = state.control.get(space.id)
+        controller = state.controller(space.id)
+        post = state.posted.get(space.id)
         voice = state.voice.get(space.id)
         problem = problems.get(space.id) if human_turn else None
         bonus = space.control_bonus
@@ -374,6 +617,14 @@ def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
                 voice=chip(state.house(voice)) if voice else None,
                 problem=problem,
                 tappable=human_turn and problem is None,
+                dreadnought=chip(state.house(post.house)) if post else None,
+                covered=(
+                    chip(state.house(marker))
+                    if post and (marker := state.control.get(space.id))
+                    else None
+                ),
+                infiltrators=tuple(infiltrators.get(space.id, ())),
+                infiltrate=space.id in infiltrable,
             )
         )
     return out
@@ -503,6 +754,7 @@ def _conflict(state: GameState) -> ConflictView | None:
                 "" if h.is_human else str(h.troops),
                 "" if h.is_human else str(h.swords),
                 str(strength[h.id]) if combat or not h.is_human else "",
+                str(h.dn_conflict),
             )
             for h in state.houses
         ),
@@ -514,6 +766,7 @@ def _conflict(state: GameState) -> ConflictView | None:
             )
             for e in swords
         ),
+        ix=state.ix,
     )
 
 
@@ -537,8 +790,80 @@ def _rivals(state: GameState) -> tuple[RivalView, ...]:
             vp=h.vp,
             swordmaster=_("yes") if h.swordmaster else later,
             mentat=h.mentat,
+            ix=_ix_house(state, h) if state.ix else None,
         )
         for h in state.rivals
+    )
+
+
+def _ix_house(state: GameState, h: House) -> IxHouseView:
+    tech = state.catalog.tech
+    return IxHouseView(
+        id=h.id,
+        chip=chip(h),
+        is_human=h.is_human,
+        freighter=h.freighter,
+        dn_garrison=h.dn_garrison,
+        dn_conflict=h.dn_conflict,
+        dn_posted=h.dn_posted,
+        dn_supply=h.dn_supply,
+        negotiators=h.negotiators,
+        tech=tuple((t, tech[t].name, t in h.flipped) for t in h.tech),
+    )
+
+
+def _open_for_players(state: GameState) -> bool:
+    """Players may use their cards' Rise of Ix icons: no question waits, the game goes on."""
+    return state.prompt is None and state.phase != "ended"
+
+
+def _tech(state: GameState, acting: House | None) -> TechView | None:
+    """The Tech stacks and the players' Rise of Ix pieces [IX pp.4-6]."""
+    if not state.ix:
+        return None
+    tech = state.catalog.tech
+    stacks = []
+    for k, stack in enumerate(state.tech_stacks):
+        top = stack[0] if stack else ""
+        known = tech.get(top)
+        stacks.append(
+            StackView(
+                number=k + 1,
+                tile=top,
+                name=known.name if known else "",
+                cost=known.cost if known else 0,
+                hagal_mark=bool(known and known.hagal_ok),
+                left=len(stack),
+                unknown=top == UNKNOWN_TILE,
+            )
+        )
+    open_ = _open_for_players(state)
+    if not open_:
+        buyers: tuple[House, ...] = ()
+    elif acting is not None and acting.is_human:
+        buyers = (acting,)
+    else:
+        buyers = state.humans
+    return TechView(
+        stacks=tuple(stacks),
+        trashed=len(state.tech_trash),
+        solo=state.setup.mode == "solo",
+        buyers=tuple((h.id, chip(h)) for h in buyers),
+        players=tuple(_ix_house(state, h) for h in state.humans),
+        can_trash=open_,
+    )
+
+
+def _ix_turn(state: GameState, acting: House | None) -> IxTurnView | None:
+    """The acting player's Freighter and dreadnought buttons [IX pp.5-6]."""
+    if not state.ix or acting is None or not acting.is_human or not _open_for_players(state):
+        return None
+    return IxTurnView(
+        freighter=acting.freighter,
+        advance=acting.freighter < TRACK_TOP,
+        recall=acting.freighter > 0,
+        commission=acting.dn_supply > 0,
+        deploy=acting.dn_garrison > 0 and state.phase == "agents",
     )
 
 
@@ -570,6 +895,8 @@ def page(view: GameView) -> Page:
         score=_score(state),
         rivals=_rivals(state),
         purchases=_purchases(state),
+        tech=_tech(state, acting),
+        ix_turn=_ix_turn(state, acting),
     )
 
 

@@ -156,3 +156,40 @@ def test_a_full_solo_round_with_combat_and_undo(page, base_url):
     page.set_viewport_size({"width": 800, "height": 1280})
     assert page.locator("button.space-button").first.bounding_box()["height"] >= 48
     assert page.locator("#space-carthag .info").bounding_box()["height"] >= 48
+
+
+def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page, base_url):
+    """Rise of Ix in the browser: buy a face-up Tech tile, move the Freighter, commission
+    a dreadnought, then play the round through combat (IX pp.4-6)."""
+    page.goto(base_url + "/games/new")
+    page.locator("input[name=mode][value='2p']").check()
+    page.locator("input[name=expansion][value=ix]").check()
+    page.get_by_role("button", name="Set up the table").click()
+    assert "Tech tiles" in page.content()  # the Ix checklist
+    page.get_by_role("link", name="Start playing").click()
+    page.wait_for_selector("#tech")
+    assert page.locator("#space-smuggling").count() == 1
+    assert page.locator("#space-sell_melange").count() == 0
+
+    first_tile = page.locator("#tech .stack strong").first.inner_text()
+    version = page.locator("#game").get_attribute("data-version")
+    page.locator("#tech .buy button").first.click()
+    changed(page, version)
+    assert first_tile in page.locator("#tech .ix-player").first.inner_text()
+
+    for label in ("Freighter to step 1", "Commission dreadnought"):
+        version = page.locator("#game").get_attribute("data-version")
+        page.get_by_role("button", name=label).click()
+        changed(page, version)
+    mine = page.locator("#tech .ix-player").first.inner_text()
+    assert "step 1 of 3" in mine and "1 garrison" in mine
+
+    steps: list[str] = []
+    for _ in range(60):
+        if round_number(page) >= 2:
+            break
+        version = page.locator("#game").get_attribute("data-version")
+        steps.append(take_one_step(page))
+        changed(page, version)
+    assert round_number(page) == 2, steps
+    assert "Combat for" in page.locator(".log").inner_text()

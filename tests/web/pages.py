@@ -140,6 +140,9 @@ FORM_ACTIONS = {
     "SetTiebreak": "tiebreak",
     "CornerTheMarket": "corner",
     "Acquire": "acquire",
+    "Freighter": "freighter",
+    "Dreadnought": "dreadnought",
+    "Tech": "tech",
 }
 
 
