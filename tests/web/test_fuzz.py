@@ -20,10 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
-from companion import services
+from companion import GAME_SETS, services
 from companion.cards import load_catalog
 from companion.db import db
-from companion.rules.actions import ADJUSTABLE
+from companion.rules.actions import ADJUSTABLE, IX_FIELDS
 from companion.rules.catalog import FACTIONS
 from companion.rules.engine import apply, legal_actions, new_game
 from companion.rules.state import DIFFICULTIES
@@ -52,6 +52,9 @@ ACTION_FIELDS = (
     "card",
     "copy",
     "move",
+    "op",
+    "tile",
+    "infiltrate",
     "version",
     "csrf_token",
 )
@@ -59,7 +62,7 @@ SETUP_FIELDS = tuple(
     sorted(
         {*SOLO_FORM, *TWO_PLAYER_FORM}
         | {"r1_name", "r2_name", "brutal_escalation", "churn", "physical_hagal"}
-        | {"physical_conflicts"}
+        | {"physical_conflicts", "expansion", "epic", "physical_tech"}
     )
 )
 GET_PATHS = (
@@ -72,13 +75,29 @@ GET_PATHS = (
 )
 POST_PATHS = ("/games/{id}/actions", "/games/{id}/undo", "/games/{id}/redo")
 
-_catalog = load_catalog()
+_catalog = load_catalog(sets=GAME_SETS)
 KNOWN_VALUES: tuple[str, ...] = (
     *ACTION_NAMES,
-    *(s for s in _catalog.board(("base",))),
+    *(s for s in _catalog.board(("base", "ix"))),
     *_catalog.leaders,
+    *_catalog.tech,
     *FACTIONS,
     *ADJUSTABLE,
+    *IX_FIELDS,
+    "advance",
+    "recall",
+    "commission",
+    "deploy",
+    "acquire",
+    "negotiator",
+    "trash",
+    "skip",
+    "none",
+    "detonate",
+    "yes",
+    "no",
+    "ix",
+    "base",
     *DIFFICULTIES,
     "p1",
     "p2",
@@ -310,6 +329,8 @@ class Fuzzer:
         """A game for the junk to land on, played `warmup` moves in (prompts, combat...)."""
         self.game.next_seed = self.seed
         form = SOLO_FORM if self.seed % 3 else TWO_PLAYER_FORM
+        if self.seed % 2:  # every other game with Rise of Ix, its questions and actions
+            form = form | {"expansion": "ix"}
         game_id = self.game.create(form, self.seed)
         rng = random.Random(self.seed)
         with self.game.app.app_context():
@@ -450,7 +471,14 @@ def test_many_values_for_one_field_are_refused_or_use_the_first(game):
     assert game.version(game_id) == (1 if response.status_code == 303 else 0)
 
 
-@pytest.mark.parametrize("form", [SOLO_FORM, TWO_PLAYER_FORM], ids=["solo", "2p"])
+IX = {"expansion": "ix"}
+
+
+@pytest.mark.parametrize(
+    "form",
+    [SOLO_FORM, TWO_PLAYER_FORM, SOLO_FORM | IX, TWO_PLAYER_FORM | IX],
+    ids=["solo", "2p", "ix-solo", "ix-2p"],
+)
 def test_every_legal_action_survives_its_form(form):
     """The form fields the table posts rebuild the very action the engine listed."""
     rng = random.Random(3)

@@ -239,3 +239,13 @@ def test_a_two_player_ix_game_plays_rounds_through_the_page(game):
         game.do(game_id, action)
         assert "Tech tiles" in game.page(game_id)
     assert game.state(game_id).round >= 3
+
+
+def test_the_live_view_shows_the_tech_stacks_without_buttons(game):
+    """The read-only live view follows the Tech stacks too, with nothing to tap."""
+    game_id = new_ix_solo(game)
+    body = game.client.get(f"/games/{game_id}/live").get_data(as_text=True)
+    state = game.state(game_id)
+    assert 'id="tech"' in body
+    assert all(state.catalog.tech[s[0]].name in body for s in state.tech_stacks)
+    assert not pages.action_forms(body, action="tech")
