@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -31,6 +32,7 @@ from companion.web.i18n import translations
 PLACEHOLDER = "\x00csrf-token\x00"  # can't occur in rendered HTML
 VERSION = "\x00version\x00"
 HOUSE = "\x00house\x00"  # the house whose turn it is, as the Agent turn's forms post it
+_PLACEHOLDERS = re.compile(f"({'|'.join(re.escape(p) for p in (PLACEHOLDER, VERSION, HOUSE))})")
 SIZE = 256
 GAMES = 64  # games whose page parts are kept
 PIECES = "games/_pieces.html"
@@ -66,15 +68,22 @@ class RenderCache:
 
 def with_token(html: str, version: int | None = None, house: str | None = None) -> str:
     """Put this session's CSRF token, the game's version and the house whose turn it is
-    where their placeholders were rendered."""
-    if version is not None:
-        html = html.replace(VERSION, str(version))
-    if house is not None:
-        html = html.replace(HOUSE, house)
-    if PLACEHOLDER not in html:
+    where their placeholders were rendered (in one pass: each pass over a table page
+    takes some 20 µs)."""
+    pieces = _PLACEHOLDERS.split(html)  # text, placeholder, text, ..., text
+    found = set(pieces[1::2])
+    if not found:
         return html
-    token = generate_csrf() if current_app.config.get("WTF_CSRF_ENABLED", True) else ""
-    return html.replace(PLACEHOLDER, token)
+    values: dict[str, str] = {}
+    if PLACEHOLDER in found:
+        enabled = current_app.config.get("WTF_CSRF_ENABLED", True)
+        values[PLACEHOLDER] = generate_csrf() if enabled else ""
+    if version is not None:
+        values[VERSION] = str(version)
+    if house is not None:
+        values[HOUSE] = house
+    pieces[1::2] = [values.get(p, p) for p in pieces[1::2]]
+    return "".join(pieces)
 
 
 def placeholder_token() -> str:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from companion.sim import choose_action
+from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, with_token
 from tests.web import pages
 from tests.web.conftest import GameActions
 
@@ -59,3 +60,11 @@ def test_the_agent_turn_forms_post_the_house_whose_turn_it_is(game):
         assert answer.status_code == 200
         assert game.state(game_id).occupants[form.fields["space"]] == state.turn
     assert seen == ["p1", "p2", "p1", "p2"]
+
+
+def test_the_placeholders_are_filled_in_one_pass(app):
+    page = f"<a>{HOUSE}{VERSION}</a>{PLACEHOLDER}<b>{VERSION}{HOUSE}</b>"
+    with app.test_request_context("/"):
+        assert with_token(page, 7, "p2") == "<a>p27</a><b>7p2</b>"  # CSRF off: no token
+        assert with_token(page) == f"<a>{HOUSE}{VERSION}</a><b>{VERSION}{HOUSE}</b>"
+        assert with_token("<p>no forms</p>", 7, "p2") == "<p>no forms</p>"
