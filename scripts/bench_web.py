@@ -14,9 +14,10 @@ What it does:
    round 8 or 9, so the benchmark then falls back to two-player games, which last ten
    rounds. The game used (mode, seed, round, stored actions) is printed.
 2. Starts the real server: waitress serving `companion.create_app(...)` on a temporary
-   SQLite file (schema by the real migrations), CSRF on, in a thread on 127.0.0.1 with a
-   free port. Each client first GETs a page for its session cookie and CSRF token and
-   sends the token in `X-CSRFToken`, as htmx does.
+   SQLite file (schema by the real migrations, then the start-up heap frozen as
+   `companion.serve` does), CSRF on, in a thread on 127.0.0.1 with a free port. Each
+   client first GETs a page for its session cookie and CSRF token and sends the token in
+   `X-CSRFToken`, as htmx does.
 3. Measures, with a few concurrent keep-alive clients (--clients, 2 by default: the
    tablet and a phone; http.client in threads of a separate process, loopback only), a
    bounded number of requests per endpoint (--requests, and at most --seconds each):
@@ -79,6 +80,7 @@ from companion.rules.actions import Action, PlaceAgent
 from companion.rules.catalog import Catalog
 from companion.rules.engine import apply, legal_actions, new_game
 from companion.rules.state import GameState, Setup
+from companion.serve import freeze_startup_heap
 from companion.sim import choose_action, make_setup
 
 P99_TARGET_MS = 25.0
@@ -281,6 +283,7 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         with app.app_context(), warnings.catch_warnings(), redirect_stderr(io.StringIO()):
             warnings.simplefilter("ignore", DeprecationWarning)  # migrations/env.py get_engine
             upgrade()  # the real schema; alembic's INFO lines go nowhere
+        freeze_startup_heap()  # as companion.serve does right after the migrations
         logging.getLogger("waitress").setLevel(logging.ERROR)  # env.py reset the loggers
         catalog: Catalog = app.extensions["catalog"]
         log = find_game(catalog, args.min_round, args.tries)

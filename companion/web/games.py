@@ -15,6 +15,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
 from companion.web.cache import (
+    HOUSE,
     VERSION,
     fragments,
     piece,
@@ -38,9 +39,10 @@ def catalog() -> Catalog:
 
 
 def _context(view: services.GameView, error: str | None = None) -> dict[str, object]:
-    """What the table, corrections and live templates need. The CSRF token and the forms'
-    version are placeholders put in per response (`with_token`), so that rendered pages
-    and parts can be reused; the game's URLs are built once here, not once per form."""
+    """What the table, corrections and live templates need. The CSRF token, the forms'
+    version and the acting house are placeholders put in per response (`with_token`), so
+    that rendered pages and parts can be reused; the game's URLs are built once here, not
+    once per form."""
     return {
         "p": page(view),
         "parts": fragments(view.id, view.created),
@@ -49,11 +51,17 @@ def _context(view: services.GameView, error: str | None = None) -> dict[str, obj
         "error": error,
         "csrf_token": placeholder_token,
         "form_version": VERSION,
+        "form_house": HOUSE,
         "act_url": url_for("games.act", game_id=view.id),
         "undo_url": url_for("games.undo", game_id=view.id),
         "redo_url": url_for("games.redo", game_id=view.id),
         "fix_url": url_for("games.fix", game_id=view.id),
     }
+
+
+def _acting(view: services.GameView) -> str:
+    """The house whose turn it is: the house the Agent turn's forms post."""
+    return view.state.turn or ""
 
 
 def _table(
@@ -68,9 +76,9 @@ def _table(
         return render_template(TABLE, **context)
 
     if error is not None:  # error pages are one-offs: never cached
-        return with_token(render(), view.version), status
+        return with_token(render(), view.version, _acting(view)), status
     key = ("table", view.id, view.created, view.version, htmx)
-    return render_cache().get(key, render, view.version), status
+    return render_cache().get(key, render, view.version, _acting(view)), status
 
 
 @bp.get("/")
@@ -123,9 +131,8 @@ def _fix(
     view: services.GameView, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
     context = _context(view, error)
-    if is_htmx():
-        return with_token(render_block(FIX, "fix", **context), view.version), status
-    return with_token(render_template(FIX, **context), view.version), status
+    html = render_block(FIX, "fix", **context) if is_htmx() else render_template(FIX, **context)
+    return with_token(html, view.version, _acting(view)), status
 
 
 @bp.get("/games/<int:game_id>/fix")

@@ -11,8 +11,6 @@ import threading
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from flask_babel import gettext as _
-
 from companion.cards.search import reward_text as cards_reward_text
 from companion.rules.catalog import FACTION_NAMES, FACTIONS, Reward, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
@@ -21,6 +19,7 @@ from companion.rules.scoring import Standing, final_ranking
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, Entry, GameState, House
 from companion.rules.text import describe
 from companion.services import GameView
+from companion.web.i18n import gettext as _
 from companion.web.i18n import translations
 
 AREAS = (
@@ -124,27 +123,37 @@ class _Sentences:
     SIZE = 20_000
 
     def __init__(self) -> None:
-        self.lines: dict[int, tuple[tuple[object, ...], str]] = {}
+        # id(entry) -> (entry, the entry after it, setup, language, sentence)
+        self.lines: dict[int, tuple[Entry, Entry | None, object, object, str]] = {}
         self.lock = threading.Lock()
 
     def newest(self, state: GameState, n: int) -> list[tuple[int, str]]:
         """The newest `n` lines of the log, newest first, as (round, sentence)."""
         language = translations()
+        setup = state.setup
         log = state.log
+        lines = self.lines
         out: list[tuple[int, str]] = []
+        after: Entry | None = None
         for i in range(len(log) - 1, max(0, len(log) - n) - 1, -1):
             entry = log[i]
-            inputs = (entry, log[i + 1] if i + 1 < len(log) else None, state.setup, language)
-            known = self.lines.get(id(entry))
-            if known is not None and all(a is b for a, b in zip(known[0], inputs, strict=True)):
-                text = known[1]
+            known = lines.get(id(entry))
+            if (
+                known is not None
+                and known[0] is entry
+                and known[1] is after
+                and known[2] is setup
+                and known[3] is language
+            ):
+                text = known[4]
             else:
                 text = sentence(entry, state)
                 with self.lock:
-                    if len(self.lines) >= self.SIZE:
-                        self.lines.clear()
-                    self.lines[id(entry)] = (inputs, text)
+                    if len(lines) >= self.SIZE:
+                        lines.clear()
+                    lines[id(entry)] = (entry, after, setup, language, text)
             out.append((entry.round, text))
+            after = entry
         return out
 
 

@@ -16,6 +16,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from markupsafe import escape
+from sqlalchemy import Connection
+from sqlalchemy.orm import Session
 
 from companion import services
 from companion.rules import codec
@@ -528,6 +530,51 @@ def test_an_action_on_a_game_deleted_meanwhile_gets_404(file_app, monkeypatch):
     assert answers[1] == 303
     assert game.game_count() == 0 and game.all_event_count() == 0  # holds: nothing stored
     assert response.status_code == 404
+
+
+class RecordingLock:
+    """Stands in for the app's write lock and logs when it is taken and let go."""
+
+    def __init__(self, log: list[str]) -> None:
+        self.lock = threading.Lock()
+        self.log = log
+
+    def __enter__(self) -> None:
+        self.lock.acquire()
+        self.log.append("lock")
+
+    def __exit__(self, *exc: object) -> None:
+        self.log.append("unlock")
+        self.lock.release()
+
+
+def test_a_write_holds_the_write_lock_from_its_update_to_its_commit(file_app, monkeypatch):
+    """Writes of one process queue on a lock, not on SQLite's busy handler, which sleeps."""
+    game = file_app
+    game_id = game.new_solo()
+    log: list[str] = []
+    with game.app.app_context():
+        monkeypatch.setattr(services._states(), "writing", RecordingLock(log))
+    real_execute, real_commit = Connection.execute, Session.commit
+
+    def execute(self, *args, **kwargs):
+        log.append("sql")
+        return real_execute(self, *args, **kwargs)
+
+    def commit(self):
+        log.append("commit")
+        real_commit(self)
+
+    monkeypatch.setattr(Connection, "execute", execute)
+    monkeypatch.setattr(Session, "commit", commit)
+    game.do(game_id, next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
+    game.undo(game_id, htmx=True)
+    game.redo(game_id)
+    events = "".join("(" if e == "lock" else ")" if e == "unlock" else e[0] for e in log)
+    # Each write: the UPDATE of the game, the INSERT or UPDATE of its event, the commit.
+    assert re.findall(r"\((\w*)\)", events) == ["ssc"] * 3
+    assert "c" not in re.sub(r"\(\w*\)", "", events)  # reads go on outside the lock
+    assert game.version(game_id) == 3
 
 
 # -- unknown game: 404 everywhere ------------------------------------------------------

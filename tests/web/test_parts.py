@@ -1,0 +1,71 @@
+"""The table screen is put together from parts kept between requests (companion/web/cache.py):
+a page made of kept parts must be the very page a fresh render makes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.sim import choose_action
+from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, with_token
+from tests.web import pages
+from tests.web.conftest import GameActions
+
+KEPT = ("render_cache", "fragments", "pieces")
+
+
+def fresh_page(game: GameActions, game_id: int, htmx: bool) -> str:
+    """The table screen rendered with nothing kept from earlier requests."""
+    for name in KEPT:
+        game.app.extensions.pop(name, None)
+    return game.page(game_id, htmx)
+
+
+@pytest.mark.parametrize("mode", ["solo", "2p", "ix-solo", "ix-2p"])
+def test_pages_made_of_kept_parts_are_the_pages_a_fresh_render_makes(game, mode):
+    ix = {"expansion": "ix"} if mode.startswith("ix") else {}
+    game_id = game.new_solo(**ix) if mode.endswith("solo") else game.new_2p(**ix)
+    rng = random.Random(5)
+    for step in range(120):
+        state = game.state(game_id)
+        if state.phase == "ended":
+            break
+        if step % 9 == 8:
+            answer = game.undo(game_id, htmx=True)
+        else:
+            answer = game.act_form(game_id, pages.form_for(choose_action(state, rng)), htmx=True)
+        assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
+        body = answer.get_data(as_text=True)
+        assert "\x00" not in body  # every placeholder was filled in
+        assert body == fresh_page(game, game_id, htmx=True), step
+        assert game.page(game_id) == fresh_page(game, game_id, htmx=False), step
+
+
+def test_the_agent_turn_forms_post_the_house_whose_turn_it_is(game):
+    game_id = game.new_2p()  # Ann (p1) starts
+    seen: list[str | None] = []
+    while len(seen) < 4:
+        state = game.state(game_id)
+        if state.prompt is not None:
+            game.do(game_id, choose_action(state, random.Random(1)))
+            continue
+        body = game.page(game_id, htmx=True)
+        places = pages.action_forms(body, action="place")
+        turn = pages.action_forms(body, action="reveal") + pages.action_forms(body, action="voice")
+        assert places and turn
+        assert {f.fields["house"] for f in places + turn} == {state.turn}
+        seen.append(state.turn)
+        form = places[0]
+        answer = game.client.post(form.action, data=form.fields, headers={"HX-Request": "true"})
+        assert answer.status_code == 200
+        assert game.state(game_id).occupants[form.fields["space"]] == state.turn
+    assert seen == ["p1", "p2", "p1", "p2"]
+
+
+def test_the_placeholders_are_filled_in_one_pass(app):
+    page = f"<a>{HOUSE}{VERSION}</a>{PLACEHOLDER}<b>{VERSION}{HOUSE}</b>"
+    with app.test_request_context("/"):
+        assert with_token(page, 7, "p2") == "<a>p27</a><b>7p2</b>"  # CSRF off: no token
+        assert with_token(page) == f"<a>{HOUSE}{VERSION}</a><b>{VERSION}{HOUSE}</b>"
+        assert with_token("<p>no forms</p>", 7, "p2") == "<p>no forms</p>"
