@@ -40,8 +40,6 @@ from companion.rules.state import (
     MAX_INFLUENCE,
     TRACK_TOP,
     TROOPS_PER_HOUSE,
-    VP_TO_END,
-    VP_TO_END_EPIC,
     Acquisition,
     ConflictSlot,
     Entry,
@@ -365,11 +363,6 @@ def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:
             continue
         cards.extend([card.id] * card.copies)
     return cards
-
-
-def vp_to_end(setup: Setup) -> int:
-    """10 VP end the game [RB p.12], 12 in an Epic game [IX p.10]."""
-    return VP_TO_END_EPIC if setup.options.epic else VP_TO_END
 
 
 def mentat_cost(setup: Setup) -> int:
@@ -780,8 +773,7 @@ def _ix_action(w: Draft, a: Freighter | Dreadnought | Tech) -> None:
         case Freighter(op="advance"):
             if house.freighter >= TRACK_TOP:
                 raise IllegalAction("The Freighter is on the top step: recall it.")
-            w.put(a.house, freighter=house.freighter + 1)
-            w.emit("freighter", a.house, step=house.freighter + 1)
+            ix.advance(w, a.house)
         case Freighter(op="recall"):
             if house.freighter == 0:
                 raise IllegalAction("The Freighter is already at the bottom of the track.")
@@ -789,8 +781,7 @@ def _ix_action(w: Draft, a: Freighter | Dreadnought | Tech) -> None:
         case Dreadnought(op="commission"):
             if house.dn_supply <= 0:
                 raise IllegalAction("Both dreadnoughts are already commissioned.")
-            w.put(a.house, dn_garrison=house.dn_garrison + 1)
-            w.emit("commission", a.house)
+            ix.commission(w, a.house)
         case Dreadnought(op="deploy"):
             if w.phase != "agents":
                 raise IllegalAction(
@@ -804,9 +795,7 @@ def _ix_action(w: Draft, a: Freighter | Dreadnought | Tech) -> None:
             stack = next((k for k, top in ix.face_up(w) if top == tile), None)
             if stack is None:
                 raise IllegalAction("Choose a face-up Tech tile.")
-            if house.negotiators:
-                w.queue.insert(0, Task("negotiators_back", a.house))
-            ix.take_tile(w, a.house, stack)
+            ix.player_takes(w, a.house, stack)
         case Tech(op="negotiator"):
             w.put(a.house, negotiators=house.negotiators + 1)
             w.emit("negotiator", a.house, count=house.negotiators + 1)
@@ -1409,7 +1398,7 @@ def _t_makers(w: Draft, t: Task) -> None:
 
 def _t_recall(w: Draft, t: Task) -> None:
     """End check, then Mentat back, recall, First Player passes [RB p.12 Phase 5]."""
-    goal = vp_to_end(w.setup)
+    goal = w.setup.vp_to_end
     leaders = [h for h in w.houses.values() if h.kind != "hagal" and h.vp >= goal]
     if leaders or not w.conflict_deck:
         w.phase = "ended"

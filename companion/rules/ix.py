@@ -122,10 +122,15 @@ def _t_acquire_tech(w: Draft, t: Task) -> None:
         return
     if answer == NONE:
         return
-    k = next(k for k, tile in face_up(w) if tile == answer)
-    if house.negotiators:
-        w.queue.insert(0, Task("negotiators_back", t.house))
-    take_tile(w, t.house, k)
+    player_takes(w, t.house, next(k for k, tile in face_up(w) if tile == answer))
+
+
+def player_takes(w: Draft, house_id: str, k: int) -> None:
+    """A player takes the face-up tile of stack k, first saying how many Negotiators they
+    returned to lower its price [IX p.4]."""
+    if w.h(house_id).negotiators:
+        w.queue.insert(0, Task("negotiators_back", house_id))
+    take_tile(w, house_id, k)
 
 
 def _t_negotiators_back(w: Draft, t: Task) -> None:
@@ -210,10 +215,16 @@ def _t_freighter(w: Draft, t: Task) -> None:
     else:
         move = hagal.freighter_move(house)
     if move == "advance":
-        w.put(t.house, freighter=house.freighter + 1)
-        w.emit("freighter", t.house, step=house.freighter + 1)
+        advance(w, t.house)
     else:
         recall(w, t.house)
+
+
+def advance(w: Draft, house_id: str) -> None:
+    """The Freighter goes up one step of the Shipping track [IX p.5]."""
+    step = w.h(house_id).freighter + 1
+    w.put(house_id, freighter=step)
+    w.emit("freighter", house_id, step=step)
 
 
 def recall(w: Draft, house_id: str) -> None:
@@ -291,8 +302,13 @@ def _t_commission(w: Draft, t: Task) -> None:
             return
         if answer != "yes":
             return
-    w.put(t.house, dn_garrison=house.dn_garrison + 1)
-    w.emit("commission", t.house)
+    commission(w, t.house)
+
+
+def commission(w: Draft, house_id: str) -> None:
+    """A dreadnought from supply to the garrison [IX p.6]."""
+    w.put(house_id, dn_garrison=w.h(house_id).dn_garrison + 1)
+    w.emit("commission", house_id)
 
 
 def free_flags(w: Draft) -> list[str]:

@@ -69,6 +69,11 @@ class Setup:
     options: Options = Options()
     sets: tuple[str, ...] = ("base",)
 
+    @property
+    def vp_to_end(self) -> int:
+        """10 VP end the game [RB p.12], 12 in an Epic game [IX p.10]."""
+        return VP_TO_END_EPIC if self.options.epic else VP_TO_END
+
 
 @dataclass(frozen=True, slots=True)
 class House:
@@ -287,7 +292,7 @@ class GameState:
 
     @property
     def vp_to_end(self) -> int:
-        return VP_TO_END_EPIC if self.setup.options.epic else VP_TO_END
+        return self.setup.vp_to_end
 
     def controller(self, space: str) -> str | None:
         """Who controls a space: a dreadnought covers the Control marker (Ix p.6)."""

@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from companion.cards.search import resources_text
 from companion.cards.search import reward_text as cards_reward_text
 from companion.rules.catalog import FACTION_NAMES, FACTIONS, Reward, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
@@ -177,16 +178,7 @@ def cost_text(space: SpaceDef, state: GameState) -> str:
         return f"{mentat_cost(state.setup)} Solari"
     if space.cost_note:
         return space.cost_note
-    parts = [
-        f"{n} {label}"
-        for n, label in (
-            (space.cost.solari, "Solari"),
-            (space.cost.spice, "spice"),
-            (space.cost.water, "water"),
-        )
-        if n
-    ]
-    return ", ".join(parts)
+    return resources_text(space.cost, "")
 
 
 class Chip(NamedTuple):
@@ -509,10 +501,9 @@ def _ix_prompt(
             ],
         )
     if kind == "freighter":
-        house = state.house(who.id)
         names = {
-            "advance": _("Advance to step %(n)s", n=house.freighter + 1),
-            "recall": _("Recall from step %(n)s", n=house.freighter),
+            "advance": _("Advance to step %(n)s", n=who.freighter + 1),
+            "recall": _("Recall from step %(n)s", n=who.freighter),
             SKIP: _("Neither"),
         }
         return (
@@ -520,7 +511,7 @@ def _ix_prompt(
                 "%(house)s: a Freighter icon. Advance the Freighter or recall it "
                 "(step %(n)s of %(top)s)?",
                 house=who.name,
-                n=house.freighter,
+                n=who.freighter,
                 top=TRACK_TOP,
             ),
             [(o, names[o]) for o in options],
@@ -564,16 +555,11 @@ def _ix_prompt(
     # "offer": a reward's purchase, such as Economic Supremacy's
     conflict = cat.conflicts[state.conflict or ""]
     offer = getattr(conflict, ref).offers[n]
-    cost = ", ".join(
-        f"{v} {label}"
-        for v, label in ((offer.cost.solari, "Solari"), (offer.cost.spice, "spice"))
-        if v
-    )
     return (
         _(
             "%(house)s: do you pay %(cost)s for %(vp)s VP (%(conflict)s)?",
             house=who.name,
-            cost=cost,
+            cost=resources_text(offer.cost),
             vp=offer.vp,
             conflict=conflict.name,
         ),

@@ -99,6 +99,18 @@ def take_one_step(page) -> str:
     return "reveal"
 
 
+def play_to_round(page, target: int, limit: int) -> list[str]:
+    """Take up to `limit` steps until the banner shows round `target`; the steps taken."""
+    steps: list[str] = []
+    for _ in range(limit):
+        if round_number(page) >= target:
+            break
+        version = page.locator("#game").get_attribute("data-version")
+        steps.append(take_one_step(page))
+        changed(page, version)
+    return steps
+
+
 def test_a_full_solo_round_with_combat_and_undo(page, base_url):
     page.goto(base_url + "/games/new")
     page.locator("input[name=mode][value=solo]").check()
@@ -126,13 +138,7 @@ def test_a_full_solo_round_with_combat_and_undo(page, base_url):
     assert page.locator("button.space-button .space-name", has_text=name).count() >= 1
     assert page.evaluate("window.__marker") == "kept"
 
-    steps: list[str] = []
-    for _ in range(40):
-        if round_number(page) >= 2:
-            break
-        version = page.locator("#game").get_attribute("data-version")
-        steps.append(take_one_step(page))
-        changed(page, version)
+    steps = play_to_round(page, 2, limit=40)
     assert round_number(page) == 2, steps
     assert "number" in steps  # the combat strength was entered on the number pad
     assert "reveal" in steps
@@ -184,12 +190,6 @@ def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page,
     mine = page.locator("#tech .ix-player").first.inner_text()
     assert "step 1 of 3" in mine and "1 garrison" in mine
 
-    steps: list[str] = []
-    for _ in range(60):
-        if round_number(page) >= 2:
-            break
-        version = page.locator("#game").get_attribute("data-version")
-        steps.append(take_one_step(page))
-        changed(page, version)
+    steps = play_to_round(page, 2, limit=60)
     assert round_number(page) == 2, steps
     assert "Combat for" in page.locator(".log").inner_text()

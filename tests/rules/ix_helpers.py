@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.rules.catalog import Catalog
 from companion.rules.engine import new_game
-from companion.rules.state import GameState, Options, SeatSetup, Setup
-from tests.rules.helpers import catalog, house, place, stack, vacate
+from companion.rules.state import GameState, Setup
+from tests.rules.helpers import (
+    catalog,
+    house,
+    place,
+    solo_setup,
+    stack,
+    two_player_setup,
+    vacate,
+)
 
 IX = ("base", "ix")
 # A space that asks nothing of the player and that no test card targets.
 QUIET = "selective_breeding"
 # Tiles without the House Hagal mark, to fill stacks in tests.
 SPARE_TILES = ("artillery", "minimic_film", "holoprojectors")
-
-
-def ix_catalog() -> Catalog:
-    return catalog()
 
 
 def ix_solo_setup(
@@ -27,15 +30,8 @@ def ix_solo_setup(
     seed: int = 1,
     **options: bool,
 ) -> Setup:
-    return Setup(
-        mode="solo",
-        seed=seed,
-        humans=(SeatSetup("You", human, "green"),),
-        rivals=(SeatSetup("Rival A", rivals[0], "red"), SeatSetup("Rival B", rivals[1], "yellow")),
-        difficulty=difficulty,  # type: ignore[arg-type]
-        options=Options(**options),
-        sets=IX,
-    )
+    """`solo_setup` with Rise of Ix."""
+    return replace(solo_setup(difficulty, rivals, human, seed, **options), sets=IX)
 
 
 def ix_solo(
@@ -49,32 +45,22 @@ def ix_solo(
     Sardaukar by default: no Expert deployment unless a test asks for it.
     """
     setup = ix_solo_setup(difficulty, rivals, "paul_atreides", seed, **options)
-    return new_game(setup, ix_catalog())
+    return new_game(setup, catalog())
 
 
 def ix_two_player_setup(first_player: int = 0, seed: int = 1, **options: bool) -> Setup:
-    return Setup(
-        mode="2p",
-        seed=seed,
-        humans=(
-            SeatSetup("Ann", "paul_atreides", "green"),
-            SeatSetup("Ben", "ilban_richese", "blue"),
-        ),
-        rivals=(SeatSetup("House Hagal", "", "red"),),
-        first_player=first_player,
-        options=Options(**options),
-        sets=IX,
-    )
+    """`two_player_setup` with Rise of Ix."""
+    return replace(two_player_setup(first_player, seed, **options), sets=IX)
 
 
 def ix_two_player(first_player: int = 0, seed: int = 1, **options: bool) -> GameState:
-    return new_game(ix_two_player_setup(first_player, seed, **options), ix_catalog())
+    return new_game(ix_two_player_setup(first_player, seed, **options), catalog())
 
 
 def tiles(state: GameState, *stacks: tuple[str, ...]) -> GameState:
     """The state with these Tech stacks (top tile first); the rest of the 18 tiles trashed."""
     used = {t for s in stacks for t in s}
-    rest = tuple(t for t in ix_catalog().tech if t not in used)
+    rest = tuple(t for t in catalog().tech if t not in used)
     return replace(state, tech_stacks=tuple(stacks), tech_trash=rest)
 
 
@@ -89,8 +75,8 @@ def rival_turn(
     if who == "r2":
         s = house(s, "r1", placed=s.house("r1").agents)
     s = house(s, who, **changes)
-    targets = [ix_catalog().hagal[c].space for c in cards]
-    targets += [ix_catalog().hagal[c].space_if_guild_2 for c in cards]
+    targets = [catalog().hagal[c].space for c in cards]
+    targets += [catalog().hagal[c].space_if_guild_2 for c in cards]
     s = vacate(s, *(t for t in targets if t), space)
     s = stack(s, *cards)
     return place(s, space)
@@ -100,8 +86,8 @@ def hagal_turn(s: GameState, *cards: str, space: str = QUIET, **changes: object)
     """Two-player: the First Player sends an Agent to `space`; House Hagal reveals `cards`."""
     assert s.turn == s.first
     s = house(s, "hagal", **changes)
-    targets = [ix_catalog().hagal[c].space for c in cards]
-    targets += [ix_catalog().hagal[c].space_if_guild_2 for c in cards]
+    targets = [catalog().hagal[c].space for c in cards]
+    targets += [catalog().hagal[c].space_if_guild_2 for c in cards]
     s = vacate(s, *(t for t in targets if t), space)
     s = stack(s, *cards)
     return place(s, space)

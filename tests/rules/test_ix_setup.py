@@ -13,10 +13,9 @@ import pytest
 from companion.rules.actions import Choose, IllegalAction
 from companion.rules.engine import apply, hagal_cards, new_game
 from companion.rules.state import UNKNOWN_TILE
-from tests.rules.helpers import finish_round, solo_setup
+from tests.rules.helpers import catalog, finish_round, solo_setup
 from tests.rules.ix_helpers import (
     IX,
-    ix_catalog,
     ix_solo,
     ix_solo_setup,
     ix_two_player,
@@ -27,7 +26,7 @@ from tests.rules.ix_helpers import (
 def test_solo_hagal_deck_drops_hall_of_oratory_rally_troops_and_the_2p_cards():
     """IX p.8 Setup: remove the two Hall of Oratory and two Rally Troops cards; add the 9
     Ix cards, less the two Dreadnought cards marked 2P in a solo game (HAGAL §6: 30)."""
-    deck = Counter(hagal_cards(ix_solo_setup(), ix_catalog()))
+    deck = Counter(hagal_cards(ix_solo_setup(), catalog()))
     assert sum(deck.values()) == 30
     assert "hall_of_oratory" not in deck and "rally_troops" not in deck
     assert "dreadnought_2p" not in deck
@@ -38,7 +37,7 @@ def test_solo_hagal_deck_drops_hall_of_oratory_rally_troops_and_the_2p_cards():
 def test_two_player_hagal_deck_drops_the_four_1p_cards():
     """IX p.8 Setup: a two-player game removes the four 1P cards (two Dreadnought, two
     Tech Negotiation); HAGAL §6: 29 cards."""
-    deck = Counter(hagal_cards(ix_two_player_setup(), ix_catalog()))
+    deck = Counter(hagal_cards(ix_two_player_setup(), catalog()))
     assert sum(deck.values()) == 29
     assert "dreadnought_1p" not in deck and "tech_negotiation" not in deck
     assert deck["dreadnought_2p"] == 2 and deck["reshuffle"] == 1
@@ -48,7 +47,7 @@ def test_the_choam_overlay_replaces_four_spaces_and_ix_adds_four():
     """IX p.3 step 1: the CHOAM overlay covers the Landsraad and CHOAM sections (Hall of
     Oratory, Rally Troops, Secure Contract, Sell Melange gone; Smuggling and Interstellar
     Shipping added); step 2: the Ix board (Dreadnought, Tech Negotiation)."""
-    board = ix_catalog().board(IX)
+    board = catalog().board(IX)
     for gone in ("hall_of_oratory", "rally_troops", "secure_contract", "sell_melange"):
         assert gone not in board
     for new in ("smuggling", "interstellar_shipping", "dreadnought", "tech_negotiation"):
@@ -62,7 +61,7 @@ def test_conflict_deck_is_still_one_five_four_from_base_and_ix_cards():
     seen: set[str] = set()
     for seed in range(40):
         s = ix_solo(seed=seed)
-        levels = [ix_catalog().conflicts[c].level for c in s.conflicts_done] + [
+        levels = [catalog().conflicts[c].level for c in s.conflicts_done] + [
             slot.level for slot in s.conflict_deck
         ]
         assert levels == [1] + [2] * 5 + [3] * 4
@@ -75,7 +74,7 @@ def test_tech_tiles_form_three_stacks_of_six():
     """IX p.3 step 2: shuffle the 18 Tech tiles into three stacks of 6, top tile face up."""
     s = ix_two_player()
     assert [len(stack) for stack in s.tech_stacks] == [6, 6, 6]
-    assert sorted(t for stack in s.tech_stacks for t in stack) == sorted(ix_catalog().tech)
+    assert sorted(t for stack in s.tech_stacks for t in stack) == sorted(catalog().tech)
 
 
 def test_solo_start_shows_a_tile_rivals_can_buy():
@@ -83,7 +82,7 @@ def test_solo_start_shows_a_tile_rivals_can_buy():
     largest stack and reveal the next, so a solo game starts with a marked tile up."""
     for seed in range(30):
         s = ix_solo(seed=seed)
-        assert any(ix_catalog().tech[stack[0]].hagal_ok for stack in s.tech_stacks)
+        assert any(catalog().tech[stack[0]].hagal_ok for stack in s.tech_stacks)
 
 
 def test_physical_tech_tiles_are_named_by_the_table():
@@ -113,26 +112,26 @@ def test_rhombur_and_hundro_may_be_rivals_with_rise_of_ix():
     s = ix_solo(rivals=("rhombur_vernius", "hundro_moritani"))
     assert [h.leader for h in s.rivals] == ["rhombur_vernius", "hundro_moritani"]
     with pytest.raises(IllegalAction, match="Rise of Ix"):
-        new_game(solo_setup(rivals=("rhombur_vernius", "glossu_rabban")), ix_catalog())
+        new_game(solo_setup(rivals=("rhombur_vernius", "glossu_rabban")), catalog())
 
 
 @pytest.mark.parametrize("leader", ["armand_ecaz", "ilesa_ecaz", "tessia_vernius", "yuna_moritani"])
 def test_other_ix_leaders_cannot_be_rivals(leader):
     """IX p.8 names only Rhombur and Hundro as Rivals (HAGAL §7)."""
     with pytest.raises(IllegalAction, match="can't be a Rival"):
-        new_game(ix_solo_setup(rivals=(leader, "glossu_rabban")), ix_catalog())
+        new_game(ix_solo_setup(rivals=(leader, "glossu_rabban")), catalog())
 
 
 def test_epic_mode_needs_rise_of_ix():
     """IX p.10: Epic mode uses Control the Spice, a Rise of Ix card."""
     with pytest.raises(IllegalAction, match="Rise of Ix"):
-        new_game(solo_setup(epic=True), ix_catalog())
+        new_game(solo_setup(epic=True), catalog())
 
 
 def test_epic_conflict_deck_has_no_conflict_i():
     """IX p.10 Epic: no Conflict I; 5 random Conflict II on top of 5 Conflict III."""
     s = ix_two_player(epic=True)
-    levels = [ix_catalog().conflicts[c].level for c in s.conflicts_done] + [
+    levels = [catalog().conflicts[c].level for c in s.conflicts_done] + [
         slot.level for slot in s.conflict_deck
     ]
     assert levels == [2] * 5 + [3] * 5
