@@ -13,7 +13,7 @@ from companion import services
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
-from companion.web import forms
+from companion.web import forms, parts
 from companion.web.cache import (
     HOUSE,
     VERSION,
@@ -25,10 +25,12 @@ from companion.web.cache import (
 )
 from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
-from companion.web.present import AREAS, BOARD_COLUMNS, page
+from companion.web.present import page
 
 bp = Blueprint("games", __name__)
 bp.add_app_template_global(piece, "piece")
+bp.add_app_template_global(parts.board, "board")
+bp.add_app_template_global(parts.log, "log")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
 FRAGMENTS = ["game", "scoreboard_oob"]
@@ -46,8 +48,6 @@ def _context(view: services.GameView, error: str | None = None) -> dict[str, obj
     return {
         "p": page(view),
         "parts": fragments(view.id, view.created),
-        "areas": AREAS,
-        "columns": BOARD_COLUMNS,
         "error": error,
         "csrf_token": placeholder_token,
         "form_version": VERSION,

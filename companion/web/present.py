@@ -17,7 +17,7 @@ from companion.rules.catalog import FACTION_NAMES, FACTIONS, Reward, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
 from companion.rules.ix import NONE, SKIP
 from companion.rules.scoring import Standing, final_ranking
-from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, Entry, GameState, House
+from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, Entry, GameState, House, Setup
 from companion.rules.text import describe
 from companion.services import GameView
 from companion.web.i18n import gettext as _
@@ -192,8 +192,10 @@ def chip(house: House) -> Chip:
     return Chip(house.color, house.name)
 
 
-@dataclass(frozen=True)
-class SpaceView:
+class SpaceView(NamedTuple):
+    """A board space as the board map shows it (a tuple: made and compared on every
+    tap, for each of the 22 spaces)."""
+
     id: str
     name: str
     area: str
@@ -213,6 +215,68 @@ class SpaceView:
     covered: Chip | None = None  # the Control marker under the dreadnought
     infiltrators: tuple[Chip, ...] = ()
     infiltrate: bool = False
+
+
+class _Fixed(NamedTuple):
+    """What a board space shows that never changes during a game."""
+
+    id: str
+    name: str
+    area: str
+    cost: str
+    requirement: str
+    control_bonus: str
+    combat: bool
+    maker: bool
+
+
+class _Board:
+    """Each game's board spaces with their fixed words, worked out once per setup."""
+
+    SIZE = 64
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[int, Setup], tuple[object, tuple[_Fixed, ...]]] = {}
+        self.lock = threading.Lock()
+
+    def spaces(self, state: GameState) -> tuple[_Fixed, ...]:
+        key = (id(state.catalog), state.setup)
+        found = self.items.get(key)
+        if found is not None and found[0] is state.catalog:
+            return found[1]
+        fixed = tuple(
+            _fixed(space, state) for space in state.catalog.board(state.setup.sets).values()
+        )
+        with self.lock:
+            if len(self.items) >= self.SIZE:
+                self.items.clear()
+            self.items[key] = (state.catalog, fixed)  # the catalog kept: its id stays its own
+        return fixed
+
+
+def _fixed(space: SpaceDef, state: GameState) -> _Fixed:
+    bonus = space.control_bonus
+    return _Fixed(
+        id=space.id,
+        name=space.name,
+        area=area_of(space),
+        cost=cost_text(space, state),
+        requirement=", ".join(
+            f"{n} {FACTION_NAMES.get(f, f)} Influence" for f, n in space.requires_influence.items()
+        ),
+        control_bonus=(
+            f"{bonus.solari} Solari"
+            if bonus and bonus.solari
+            else f"{bonus.spice} spice"
+            if bonus
+            else ""
+        ),
+        combat=space.combat,
+        maker=space.maker,
+    )
+
+
+_board = _Board()
 
 
 @dataclass(frozen=True)
@@ -577,49 +641,40 @@ def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
         if state.ix and human_turn and acting
         else set()
     )
+    chips = {h.id: chip(h) for h in state.houses}
     infiltrators: dict[str, list[Chip]] = {}
     for space_id, house_id in state.infiltrators:
-        infiltrators.setdefault(space_id, []).append(chip(state.house(house_id)))
+        infiltrators.setdefault(space_id, []).append(chips[house_id])
+    occupants, voices, posted = state.occupants, state.voice, state.posted
+    control, bonus_spice = state.control, state.bonus_spice
     out: dict[str, list[SpaceView]] = {area: [] for area, _label in AREAS}
-    for space in state.catalog.board(state.setup.sets).values():
-        occupant = state.occupants.get(space.id)
-        controller = state.controller(space.id)
-        post = state.posted.get(space.id)
-        voice = state.voice.get(space.id)
-        problem = problems.get(space.id) if human_turn else None
-        bonus = space.control_bonus
-        out[area_of(space)].append(
+    for f in _board.spaces(state):
+        sid = f.id
+        occupant = occupants.get(sid)
+        post = posted.get(sid)
+        controller = post.house if post is not None else control.get(sid)
+        voice = voices.get(sid)
+        problem = problems.get(sid) if human_turn else None
+        marker = control.get(sid) if post else None
+        out[f.area].append(
             SpaceView(
-                id=space.id,
-                name=space.name,
-                area=area_of(space),
-                cost=cost_text(space, state),
-                requirement=", ".join(
-                    f"{n} {FACTION_NAMES.get(f, f)} Influence"
-                    for f, n in space.requires_influence.items()
-                ),
-                occupant=chip(state.house(occupant)) if occupant else None,
-                bonus_spice=state.bonus_spice.get(space.id) if space.maker else None,
-                controller=chip(state.house(controller)) if controller else None,
-                control_bonus=(
-                    f"{bonus.solari} Solari"
-                    if bonus and bonus.solari
-                    else f"{bonus.spice} spice"
-                    if bonus
-                    else ""
-                ),
-                combat=space.combat,
-                voice=chip(state.house(voice)) if voice else None,
-                problem=problem,
-                tappable=human_turn and problem is None,
-                dreadnought=chip(state.house(post.house)) if post else None,
-                covered=(
-                    chip(state.house(marker))
-                    if post and (marker := state.control.get(space.id))
-                    else None
-                ),
-                infiltrators=tuple(infiltrators.get(space.id, ())),
-                infiltrate=space.id in infiltrable,
+                sid,
+                f.name,
+                f.area,
+                f.cost,
+                f.requirement,
+                chips[occupant] if occupant else None,
+                bonus_spice.get(sid) if f.maker else None,
+                chips[controller] if controller else None,
+                f.control_bonus,
+                f.combat,
+                chips[voice] if voice else None,
+                problem,
+                human_turn and problem is None,
+                chips[post.house] if post else None,
+                chips[marker] if marker else None,
+                tuple(infiltrators.get(sid, ())),
+                sid in infiltrable,
             )
         )
     return out

@@ -1,0 +1,162 @@
+"""The parts of the table screen that almost every tap changes, built in Python: the
+board map and the game log.
+
+A placement re-renders the board spaces whose view changed (on a player's last Agent,
+most of the 22, as each one's "No Agent left" appears) and the log's 60 lines. As Jinja
+macros these cost some 20-30 µs a space and 70 µs for the log (an attribute lookup, an
+escape and a Markup per expression, a call frame per macro): the largest part of a
+write's time (scripts/bench_web.py). Here they are f-strings whose every value goes
+through `escape`, and the game's `Fragments` keep each space's HTML while its view is
+equal. Like the macros of games/_macros.html, this HTML depends on nothing but the
+arguments, the placeholders (cache.py) and the language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from markupsafe import Markup, escape
+
+from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, Fragments, piece
+from companion.web.i18n import gettext as _
+from companion.web.present import AREAS, BOARD_COLUMNS, Chip, SpaceView
+
+# The hidden fields every form posts: the CSRF token and the version it was made from.
+HIDDEN = (
+    f'<input type="hidden" name="csrf_token" value="{PLACEHOLDER}">\n'
+    f'<input type="hidden" name="version" value="{VERSION}">'
+)
+_LABELS = dict(AREAS)
+
+
+def _chip(c: Chip) -> Markup:
+    return piece("chip", c.color, c.name)
+
+
+def _place_form(url: Markup, house: str, space: str, extra: str = "", cls: str = "") -> str:
+    """The opening of a form that places `house`'s Agent on `space`."""
+    return (
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#game" '
+        f'hx-swap="outerHTML"{cls}>\n{HIDDEN}\n'
+        '<input type="hidden" name="action" value="place">\n'
+        f'<input type="hidden" name="house" value="{escape(house)}">\n'
+        f'<input type="hidden" name="space" value="{escape(space)}">{extra}\n'
+    )
+
+
+def space(s: SpaceView, acting: str, tap: bool, acting_ix: str, act_url: str) -> Markup:
+    """One board space; `acting` (the house that would place there) is set when it is
+    tappable, `acting_ix` when that house may infiltrate it [IX p.7]."""
+    url = escape(act_url)
+    out = [
+        f'<div class="space{" occupied" if s.occupant else ""}{" combat" if s.combat else ""}"'
+        f' id="space-{escape(s.id)}">\n',
+        piece("info", "space", s.id, s.name),
+        "\n",
+    ]
+    if tap:
+        out.append(_place_form(url, acting, s.id))
+        out.append('<button class="space-button" type="submit">\n')
+    else:
+        disabled = ' aria-disabled="true"' if s.problem else ""
+        out.append(f'<div class="space-button"{disabled}>\n')
+    out.append(piece("space_label", s.name, s.combat, s.cost))
+    if s.requirement and not s.problem:
+        out.append(piece("requirement", s.requirement))
+    if s.bonus_spice is not None:
+        has = " has" if s.bonus_spice else ""
+        out.append(f'\n<span class="bonus{has}">+{s.bonus_spice} {escape(_("bonus spice"))}</span>')
+    if s.control_bonus:
+        who = _chip(s.controller) if s.controller else escape(_("nobody"))
+        out.append(
+            f'\n<span class="control">{escape(_("control:"))} {who} '
+            f"({escape(s.control_bonus)})</span>"
+        )
+    if s.dreadnought:
+        covers = (
+            " · " + escape(_("covers %(house)s's marker", house=s.covered.name))
+            if s.covered
+            else ""
+        )
+        out.append(
+            f'\n<span class="dreadnought">{escape(_("dreadnought on the flag"))}{covers}</span>'
+        )
+    if s.occupant:
+        others = "".join(f" {_chip(c)}" for c in s.infiltrators)
+        out.append(f'\n<span class="occupant">{_chip(s.occupant)}{others}</span>')
+    if s.voice:
+        out.append(f'\n<span class="voice">{escape(_("The Voice:"))} {_chip(s.voice)}</span>')
+    if s.problem and not s.occupant:
+        out.append(f'\n<span class="why">{escape(s.problem)}</span>')
+    out.append("\n</button>\n</form>\n" if tap else "\n</div>\n")
+    if s.infiltrate and acting_ix:
+        title = _(
+            "A card with the Infiltration icon sends the Agent past the enemy Agent here "
+            "(Rise of Ix p.7)."
+        )
+        out.append(
+            _place_form(
+                url,
+                acting_ix,
+                s.id,
+                '\n<input type="hidden" name="infiltrate" value="1">',
+                ' class="infiltrate"',
+            )
+        )
+        out.append(
+            f'<button class="button small" type="submit" title="{escape(title)}">'
+            f"{escape(_('Infiltrate'))}</button>\n</form>\n"
+        )
+    out.append("</div>")
+    return Markup("".join(out))
+
+
+def board(
+    spaces: Mapping[str, Sequence[SpaceView]],
+    parts: Fragments,
+    act_url: str,
+    interactive: bool = True,
+) -> Markup:
+    """The board's three columns of areas and spaces, as on the printed board; each space
+    a kept part of the game's page. Spaces are tappable only when `interactive`."""
+    out = [f'<section class="board" aria-label="{escape(_("Board"))}">']
+    for column in BOARD_COLUMNS:
+        out.append('\n<div class="board-column">')
+        for area in column:
+            in_area = spaces[area]
+            if not in_area:
+                continue
+            out.append(
+                f'\n<div class="area a-{area}">\n<h3>{escape(_LABELS[area])}</h3>\n'
+                '<div class="spaces">\n'
+            )
+            for s in in_area:
+                tap = interactive and s.tappable
+                ix = HOUSE if interactive and s.infiltrate else ""
+                out.append(
+                    parts.get(
+                        ("space", s.id, interactive),
+                        space,
+                        s,
+                        HOUSE if tap else "",
+                        tap,
+                        ix,
+                        act_url,
+                    )
+                )
+                out.append("\n")
+            out.append("</div>\n</div>")
+        out.append("\n</div>")
+    out.append("\n</section>")
+    return Markup("".join(out))
+
+
+def log(lines: Iterable[tuple[int, str]]) -> Markup:
+    """The game log, newest line first: (round, sentence) per line."""
+    items = "".join(
+        f'<li><span class="muted">R{rnd}</span> {escape(line)}</li>' for rnd, line in lines
+    )
+    return Markup(
+        f'<details class="log panel" open>\n<summary>{escape(_("Game log"))}</summary>\n'
+        f"<ol reversed>\n{items}\n</ol>\n</details>"
+    )
