@@ -109,7 +109,7 @@ class Fragments:
     def __init__(self) -> None:
         self.parts: dict[Hashable, tuple[tuple[object, ...], Markup]] = {}
 
-    def get(self, slot: Hashable, macro: Macro, *args: object) -> Markup:
+    def get(self, slot: Hashable, macro: Macro | Callable[..., str], *args: object) -> Markup:
         """`macro(*args)`, or the same HTML as last time if `slot` was last rendered from
         equal arguments."""
         key = (translations(), *args)
