@@ -31,6 +31,7 @@ bp = Blueprint("games", __name__)
 bp.add_app_template_global(piece, "piece")
 bp.add_app_template_global(parts.board, "board")
 bp.add_app_template_global(parts.log, "log")
+bp.add_app_template_global(parts.scoreboard, "scoreboard")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
 FRAGMENTS = ["game", "scoreboard_oob"]

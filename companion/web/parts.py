@@ -1,14 +1,14 @@
 """The parts of the table screen that almost every tap changes, built in Python: the
-board map and the game log.
+board map, the game log and the scoreboard.
 
 A placement re-renders the board spaces whose view changed (on a player's last Agent,
-most of the 22, as each one's "No Agent left" appears) and the log's 60 lines. As Jinja
-macros these cost some 20-30 µs a space and 70 µs for the log (an attribute lookup, an
-escape and a Markup per expression, a call frame per macro): the largest part of a
-write's time (scripts/bench_web.py). Here they are f-strings whose every value goes
-through `escape`, and the game's `Fragments` keep each space's HTML while its view is
-equal. Like the macros of games/_macros.html, this HTML depends on nothing but the
-arguments, the placeholders (cache.py) and the language.
+most of the 22, as each one's "No Agent left" appears), the log and, most often, the
+Influence. As Jinja macros these cost some 20-30 µs a space and 70 µs each for the log
+and the scoreboard (an attribute lookup, an escape and a Markup per expression, a call
+frame per macro): the largest part of a write's time (scripts/bench_web.py). Here they
+are f-strings whose every value goes through `escape`, and the game's `Fragments` keep
+each one's HTML while its view is equal. Like the macros of games/_macros.html, this
+HTML depends on nothing but the arguments, the placeholders (cache.py) and the language.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from markupsafe import Markup, escape
 
 from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, Fragments, piece
 from companion.web.i18n import gettext as _
-from companion.web.present import AREAS, BOARD_COLUMNS, Chip, SpaceView
+from companion.web.present import AREAS, BOARD_COLUMNS, Chip, ScoreView, SpaceView
 
 # The hidden fields every form posts: the CSRF token and the version it was made from.
 HIDDEN = (
@@ -159,4 +159,60 @@ def log(lines: Iterable[tuple[int, str]]) -> Markup:
     return Markup(
         f'<details class="log panel" open>\n<summary>{escape(_("Game log"))}</summary>\n'
         f"<ol reversed>\n{items}\n</ol>\n</details>"
+    )
+
+
+def _vp(rows: tuple[tuple[str, Chip, int, tuple[tuple[int, str, str, str], ...]], ...]) -> Markup:
+    """The VP of each house, with its ledger (round, source, note, VP) behind a tap."""
+    head = (
+        f"<thead><tr><th>{escape(_('Round'))}</th><th>{escape(_('Source'))}</th><th></th>"
+        "<th>VP</th></tr></thead>"
+    )
+    out = ['<ul class="vp">']
+    for _id, house, vp, ledger in rows:
+        lines = (
+            "".join(
+                f"<tr><td>{rnd}</td><td>{escape(source)}</td><td>{escape(note)}</td>"
+                f"<td>{escape(delta)}</td></tr>"
+                for rnd, source, note, delta in ledger
+            )
+            or f'<tr><td colspan="4">{escape(_("No VP yet."))}</td></tr>'
+        )
+        out.append(
+            f'\n<li><details><summary>{_chip(house)} <strong class="vpnum">{vp}</strong> VP'
+            f'</summary>\n<table class="ledger">{head}<tbody>{lines}</tbody></table>'
+            "</details></li>"
+        )
+    out.append("\n</ul>")
+    return Markup("".join(out))
+
+
+def _tiny(c: Chip) -> str:
+    name = escape(c.name)
+    return f'<span class="chip tiny c-{escape(c.color)}" title="{name}">{escape(c.name[:3])}</span>'
+
+
+def scoreboard(score: ScoreView, parts: Fragments, oob: bool = False) -> Markup:
+    """VP (a kept part of its own: it changes far less often than the Influence) and the
+    four Influence tracks with each Alliance's holder; `oob` for htmx's out-of-band swap."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    houses = "".join(f"<th>{_tiny(h)}</th>" for h in score.houses)
+    rows = []
+    for faction, name, values, ally in score.influence:
+        cells = "".join(
+            f'<td class="{"two four" if v >= 4 else "two" if v >= 2 else ""}">{v}</td>'
+            for v in values
+        )
+        holder = _tiny(ally) if ally else "—"
+        rows.append(
+            f'\n<tr class="f-{escape(faction)}"><th>{escape(name)}</th>{cells}'
+            f"<td>{holder}</td></tr>"
+        )
+    return Markup(
+        f'<aside id="scoreboard" class="scoreboard"{swap}>\n'
+        f"<h2>{escape(_('Score'))}</h2>\n{parts.get('score-vp', _vp, score.vp)}\n"
+        f"<h2>{escape(_('Influence'))}</h2>\n"
+        f'<table class="influence">\n<thead><tr><th></th>{houses}'
+        f"<th>{escape(_('Ally'))}</th></tr></thead>\n<tbody>{''.join(rows)}\n</tbody>\n"
+        "</table>\n</aside>"
     )
