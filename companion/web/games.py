@@ -32,9 +32,11 @@ bp.add_app_template_global(piece, "piece")
 bp.add_app_template_global(parts.board, "board")
 bp.add_app_template_global(parts.log, "log")
 bp.add_app_template_global(parts.scoreboard, "scoreboard")
+bp.add_app_template_global(parts.turn, "turn")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
 FRAGMENTS = ["game", "scoreboard_oob"]
+URLS_KEPT = 256
 
 
 def catalog() -> Catalog:
@@ -44,8 +46,8 @@ def catalog() -> Catalog:
 def _context(view: services.GameView, error: str | None = None) -> dict[str, object]:
     """What the table, corrections and live templates need. The CSRF token, the forms'
     version and the acting house are placeholders put in per response (`with_token`), so
-    that rendered pages and parts can be reused; the game's URLs are built once here, not
-    once per form."""
+    that rendered pages and parts can be reused; the game's URLs are built once, not once
+    per form."""
     return {
         "p": page(view),
         "parts": fragments(view.id, view.created),
@@ -53,11 +55,25 @@ def _context(view: services.GameView, error: str | None = None) -> dict[str, obj
         "csrf_token": placeholder_token,
         "form_version": VERSION,
         "form_house": HOUSE,
-        "act_url": url_for("games.act", game_id=view.id),
-        "undo_url": url_for("games.undo", game_id=view.id),
-        "redo_url": url_for("games.redo", game_id=view.id),
-        "fix_url": url_for("games.fix", game_id=view.id),
+        **_urls(view.id),
     }
+
+
+def _urls(game_id: int) -> dict[str, str]:
+    """The game's URLs its forms post to, built once per game (and script root)."""
+    known: dict[tuple[str, int], dict[str, str]] = current_app.extensions.setdefault(
+        "game_urls", {}
+    )
+    key = (request.script_root, game_id)
+    urls = known.get(key)
+    if urls is None:
+        if len(known) >= URLS_KEPT:
+            known.clear()
+        urls = known[key] = {
+            f"{name}_url": url_for(f"games.{name}", game_id=game_id)
+            for name in ("act", "undo", "redo", "fix")
+        }
+    return urls
 
 
 def _acting(view: services.GameView) -> str:

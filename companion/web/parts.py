@@ -1,5 +1,5 @@
 """The parts of the table screen that almost every tap changes, built in Python: the
-board map, the game log and the scoreboard.
+board map, the game log, the scoreboard and the Agent turn's panel.
 
 A placement re-renders the board spaces whose view changed (on a player's last Agent,
 most of the 22, as each one's "No Agent left" appears), the log and, most often, the
@@ -215,4 +215,26 @@ def scoreboard(score: ScoreView, parts: Fragments, oob: bool = False) -> Markup:
         f'<table class="influence">\n<thead><tr><th></th>{houses}'
         f"<th>{escape(_('Ally'))}</th></tr></thead>\n<tbody>{''.join(rows)}\n</tbody>\n"
         "</table>\n</aside>"
+    )
+
+
+def turn(
+    acting: str, voice_spaces: Sequence[tuple[str, str]], buttons: str, act_url: str
+) -> Markup:
+    """A player's Agent turn: the `buttons` (Reveal, card effects: a kept part of their
+    own), and The Voice with the spaces it may block, which change with each placement."""
+    url = escape(act_url)
+    options = "".join(f'<option value="{escape(i)}">{escape(n)}</option>' for i, n in voice_spaces)
+    label = escape(_("Space opponents can't use until your next turn"))
+    return Markup(
+        f'<section class="turn panel">\n{buttons}\n<details class="voice-form">\n'
+        f"<summary>{escape(_('Play The Voice'))}</summary>\n"
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#game" '
+        f'hx-swap="outerHTML" class="inline">\n{HIDDEN}'
+        '<input type="hidden" name="action" value="voice">'
+        f'<input type="hidden" name="house" value="{escape(acting)}">\n'
+        f"<label>{label}\n"
+        f'<select name="space">{options}</select></label>\n'
+        f'<button class="button" type="submit">{escape(_("Block it"))}</button>\n'
+        "</form>\n</details>\n</section>"
     )

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from companion.cards.search import resources_text
 from companion.cards.search import reward_text as cards_reward_text
-from companion.rules.catalog import FACTION_NAMES, FACTIONS, Reward, SpaceDef
+from companion.rules.catalog import FACTION_NAMES, FACTIONS, Catalog, Reward, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
 from companion.rules.ix import NONE, SKIP
 from companion.rules.scoring import Standing, final_ranking
@@ -169,8 +169,18 @@ def area_of(space: SpaceDef) -> str:
 
 def reward_text(r: Reward, state: GameState) -> str:
     """A reward in words, as the rules lookup words it."""
-    names = {sid: space.name for sid, space in state.catalog.spaces.items()}
-    return cards_reward_text(r, names)
+    return cards_reward_text(r, _space_names(state.catalog))
+
+
+_names: dict[int, tuple[Catalog, dict[str, str]]] = {}
+
+
+def _space_names(catalog: Catalog) -> dict[str, str]:
+    """Each board space's name, by id (kept per catalog: the app has one)."""
+    found = _names.get(id(catalog))
+    if found is None or found[0] is not catalog:
+        found = _names[id(catalog)] = (catalog, {s: sp.name for s, sp in catalog.spaces.items()})
+    return found[1]
 
 
 def cost_text(space: SpaceDef, state: GameState) -> str:
@@ -413,7 +423,7 @@ class Page:
     just_now: list[str]
     log: tuple[tuple[int, str], ...]
     conflict: ConflictView | None
-    standings: list[Standing]
+    standings: list[Standing]  # once the game is over
     score: ScoreView
     rivals: tuple[RivalView, ...]
     purchases: tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
@@ -941,7 +951,7 @@ def page(view: GameView) -> Page:
         just_now=other,
         log=tuple(_sentences.newest(state, LOG_LINES)),
         conflict=_conflict(state),
-        standings=final_ranking(state),
+        standings=final_ranking(state) if state.phase == "ended" else [],
         score=_score(state),
         rivals=_rivals(state),
         purchases=_purchases(state),
