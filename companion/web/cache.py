@@ -21,8 +21,9 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from contextvars import ContextVar
 
-from flask import current_app, get_template_attribute
+from flask import Flask, current_app, get_template_attribute, has_request_context
 from flask_wtf.csrf import generate_csrf
 from jinja2.runtime import Macro
 from markupsafe import Markup
@@ -154,11 +155,35 @@ class _Pieces:
         self.lock = threading.Lock()
 
 
+# The app's pieces, kept for the rest of the request from its first piece: a table screen
+# asks for some hundred pieces, and reaching the app through `current_app` each time cost
+# a microsecond or more. Each thread of the server has its own; `_forget` ends it.
+_request_pieces: ContextVar[_Pieces | None] = ContextVar("companion_pieces", default=None)
+
+
+def _pieces() -> _Pieces:
+    found = _request_pieces.get()
+    if found is None:
+        found = current_app.extensions.get("pieces")
+        if found is None:
+            found = current_app.extensions.setdefault("pieces", _Pieces())
+        if has_request_context():
+            _request_pieces.set(found)
+    return found
+
+
+def _forget(_exc: BaseException | None = None) -> None:
+    _request_pieces.set(None)
+
+
+def install(app: Flask) -> None:
+    """End each request's hold on the app's pieces when the request ends."""
+    app.teardown_request(_forget)
+
+
 def piece(macro: str, *args: Hashable) -> Markup:
     """The macro `macro` of PIECES called with `args`: rendered once per language."""
-    cache = current_app.extensions.get("pieces")
-    if cache is None:
-        cache = current_app.extensions.setdefault("pieces", _Pieces())
+    cache = _pieces()
     key = (macro, args, translations())
     found: Markup | None = cache.items.get(key)
     if found is None:

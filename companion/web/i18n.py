@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Flask, has_request_context
 from flask_babel import get_translations
+from markupsafe import Markup
 
 # The request's translations, from its first use to its end (`_forget`). Each thread of
 # the server has its own.
@@ -48,10 +49,21 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
     return str(translations().ngettext(singular, plural, n))
 
 
+def template_gettext(message: str, **values: object) -> Markup:
+    """Templates' _() and gettext(): Jinja's newstyle gettext in one call.
+
+    Jinja's own wrapper reaches the translations through two calls of the template
+    context (5-6 µs each time, and a table screen makes dozens); this does what it does
+    for HTML templates: the message is always a format string, and the values put in are
+    escaped."""
+    return Markup(translations().gettext(message)) % values
+
+
 def install(app: Flask) -> None:
     """Templates' _() and ngettext() use the per-request translations (newstyle, so the
     values are escaped and put in as with Flask-Babel's own callables)."""
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         _gettext, _ngettext, newstyle=True
     )
+    app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
     app.teardown_request(_forget)
