@@ -117,7 +117,8 @@ class Fragments:
         known = self.parts.get(slot)
         if known is not None and known[0] == key:
             return known[1]
-        html = Markup(macro(*args))
+        made = macro(*args)
+        html = made if isinstance(made, Markup) else Markup(made)
         self.parts[slot] = (key, html)  # one assignment: a concurrent reader sees either
         return html
 

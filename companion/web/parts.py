@@ -151,11 +151,24 @@ def board(
     return Markup("".join(out))
 
 
+_LINES: dict[tuple[int, str], str] = {}  # a log line's HTML, by round and sentence
+LINES_KEPT = 5000
+
+
+def _line(rnd: int, text: str) -> str:
+    key = (rnd, text)
+    html = _LINES.get(key)
+    if html is None:
+        if len(_LINES) >= LINES_KEPT:
+            _LINES.clear()
+        html = _LINES[key] = f'<li><span class="muted">R{rnd}</span> {escape(text)}</li>'
+    return html
+
+
 def log(lines: Iterable[tuple[int, str]]) -> Markup:
-    """The game log, newest line first: (round, sentence) per line."""
-    items = "".join(
-        f'<li><span class="muted">R{rnd}</span> {escape(line)}</li>' for rnd, line in lines
-    )
+    """The game log, newest line first: (round, sentence) per line. A tap adds a line or
+    a few to the 60 shown, so each line's HTML is kept."""
+    items = "".join([_line(rnd, text) for rnd, text in lines])
     return Markup(
         f'<details class="log panel" open>\n<summary>{escape(_("Game log"))}</summary>\n'
         f"<ol reversed>\n{items}\n</ol>\n</details>"
