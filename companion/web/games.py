@@ -33,6 +33,7 @@ bp.add_app_template_global(parts.board, "board")
 bp.add_app_template_global(parts.log, "log")
 bp.add_app_template_global(parts.scoreboard, "scoreboard")
 bp.add_app_template_global(parts.turn, "turn")
+bp.add_app_template_global(parts.banner, "banner")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
 FRAGMENTS = ["game", "scoreboard_oob"]

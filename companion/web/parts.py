@@ -1,5 +1,5 @@
 """The parts of the table screen that almost every tap changes, built in Python: the
-board map, the game log, the scoreboard and the Agent turn's panel.
+banner, the board map, the game log, the scoreboard and the Agent turn's panel.
 
 A placement re-renders the board spaces whose view changed (on a player's last Agent,
 most of the 22, as each one's "No Agent left" appears), the log and, most often, the
@@ -250,4 +250,50 @@ def turn(
         f'<select name="space">{options}</select></label>\n'
         f'<button class="button" type="submit">{escape(_("Block it"))}</button>\n'
         "</form>\n</details>\n</section>"
+    )
+
+
+def _phase(phase: str) -> str:
+    if phase == "round_start":
+        return _("Round start")
+    if phase == "agents":
+        return _("Phase 2: Player turns")
+    if phase == "combat":
+        return _("Phase 3: Combat")
+    if phase == "makers":
+        return _("Phase 4: Makers")
+    if phase == "recall":
+        return _("Phase 5: Recall")
+    return _("Game over")
+
+
+def _undo_form(url: str, label: str, enabled: bool) -> str:
+    url = escape(url)
+    return (
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#game" '
+        f'hx-swap="outerHTML">\n{HIDDEN}<button class="button" type="submit"'
+        f"{'' if enabled else ' disabled'}>{escape(label)}</button>\n</form>"
+    )
+
+
+def banner(
+    round_: int,
+    phase: str,
+    text: str,
+    detail: str,
+    color: str,
+    can_undo: bool,
+    can_redo: bool,
+    undo_url: str,
+    redo_url: str,
+) -> Markup:
+    """What happens now, in the colour of the house that acts, with Undo and Redo."""
+    where = escape(_("Round %(n)s", n=round_) + " · " + _phase(phase))
+    more = f"\n<p>{escape(detail)}</p>" if detail else ""
+    return Markup(
+        f'<header class="banner {"c-" + escape(color) if color else ""}">\n'
+        f'<div class="banner-text">\n<p class="round">{where}</p>\n'
+        f"<h1>{escape(text)}</h1>{more}\n</div>\n"
+        f'<div class="undo">\n{_undo_form(undo_url, "↶ " + _("Undo"), can_undo)}\n'
+        f"{_undo_form(redo_url, '↷ ' + _('Redo'), can_redo)}\n</div>\n</header>"
     )
