@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import secrets
+from typing import cast
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from jinja2_fragments.flask import render_block, render_blocks
+from jinja2_fragments.flask import render_block
 from markupsafe import escape
 
 from companion import services
@@ -17,6 +18,7 @@ from companion.web import forms, parts
 from companion.web.cache import (
     HOUSE,
     VERSION,
+    Fragments,
     fragments,
     piece,
     placeholder_token,
@@ -25,7 +27,7 @@ from companion.web.cache import (
 )
 from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
-from companion.web.present import page
+from companion.web.present import Page, page
 
 bp = Blueprint("games", __name__)
 bp.add_app_template_global(piece, "piece")
@@ -34,9 +36,9 @@ bp.add_app_template_global(parts.log, "log")
 bp.add_app_template_global(parts.scoreboard, "scoreboard")
 bp.add_app_template_global(parts.turn, "turn")
 bp.add_app_template_global(parts.banner, "banner")
+bp.add_app_template_global(parts.game, "game")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
-FRAGMENTS = ["game", "scoreboard_oob"]
 URLS_KEPT = 256
 
 
@@ -49,7 +51,7 @@ def _context(view: services.GameView, error: str | None = None) -> dict[str, obj
     version and the acting house are placeholders put in per response (`with_token`), so
     that rendered pages and parts can be reused; the game's URLs are built once, not once
     per form."""
-    return {
+    context: dict[str, object] = {
         "p": page(view),
         "parts": fragments(view.id, view.created),
         "error": error,
@@ -58,6 +60,8 @@ def _context(view: services.GameView, error: str | None = None) -> dict[str, obj
         "form_house": HOUSE,
         **_urls(view.id),
     }
+    context["macros"] = parts.Macros(context)
+    return context
 
 
 def _urls(game_id: int) -> dict[str, str]:
@@ -77,6 +81,15 @@ def _urls(game_id: int) -> dict[str, str]:
     return urls
 
 
+def _game_and_scoreboard(context: dict[str, object]) -> str:
+    """TABLE's blocks game and scoreboard_oob, put together without the template (its
+    context and block calls cost more than the parts that changed)."""
+    p = cast(Page, context["p"])
+    kept = cast(Fragments, context["parts"])
+    game = parts.game(p, kept, cast(parts.Macros, context["macros"]), cast(str, context["error"]))
+    return game + kept.get("scoreboard_oob", parts.scoreboard, p.score, kept, True)
+
+
 def _acting(view: services.GameView) -> str:
     """The house whose turn it is: the house the Agent turn's forms post."""
     return view.state.turn or ""
@@ -90,7 +103,7 @@ def _table(
     def render() -> str:
         context = _context(view, error)
         if htmx:
-            return render_blocks(TABLE, FRAGMENTS, **context)
+            return _game_and_scoreboard(context)
         return render_template(TABLE, **context)
 
     if error is not None:  # error pages are one-offs: never cached

@@ -1,11 +1,16 @@
-"""The parts of the table screen that almost every tap changes, built in Python: the
-banner, the board map, the game log, the scoreboard and the Agent turn's panel.
+"""The table screen's game area, put together in Python, and the parts of it that almost
+every tap changes, built in Python too: the banner, the board map, the game log, the
+scoreboard, the Agent turn's panel and the rival turns. The panels that change now and
+then (a question, the Conflict, the rivals, the Tech tiles, purchases, the end) are
+macros of games/_macros.html, made only when their part must be rendered again.
 
 A placement re-renders the board spaces whose view changed (on a player's last Agent,
 most of the 22, as each one's "No Agent left" appears), the log and, most often, the
 Influence. As Jinja macros these cost some 20-30 µs a space and 70 µs each for the log
 and the scoreboard (an attribute lookup, an escape and a Markup per expression, a call
-frame per macro): the largest part of a write's time (scripts/bench_web.py). Here they
+frame per macro), and the template that put the parts together cost some 100 µs more
+even when nothing in it changed: the largest part of a write's time
+(scripts/bench_web.py). Here they
 are f-strings whose every value goes through `escape`, and the game's `Fragments` keep
 each one's HTML while its view is equal. Like the macros of games/_macros.html, this
 HTML depends on nothing but the arguments, the placeholders (cache.py) and the language.
@@ -14,12 +19,14 @@ HTML depends on nothing but the arguments, the placeholders (cache.py) and the l
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
+from flask import current_app
 from markupsafe import Markup, escape
 
 from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, Fragments, piece
 from companion.web.i18n import gettext as _
-from companion.web.present import AREAS, BOARD_COLUMNS, Chip, ScoreView, SpaceView
+from companion.web.present import AREAS, BOARD_COLUMNS, Chip, Page, RivalTurn, ScoreView, SpaceView
 
 # The hidden fields every form posts: the CSRF token and the version it was made from.
 HIDDEN = (
@@ -297,3 +304,89 @@ def banner(
         f'<div class="undo">\n{_undo_form(undo_url, "↶ " + _("Undo"), can_undo)}\n'
         f"{_undo_form(redo_url, '↷ ' + _('Redo'), can_redo)}\n</div>\n</header>"
     )
+
+
+MACROS = "games/_macros.html"
+
+
+class Macros:
+    """The macros of games/_macros.html with a page's context, made on first use: most taps
+    render none of them (making the module costs some 20 µs)."""
+
+    def __init__(self, context: Mapping[str, Any]) -> None:
+        self.context = context
+        self.module: Any = None
+
+    def __getitem__(self, name: str) -> Any:
+        return lambda *args: self.call(name, *args)
+
+    def call(self, name: str, *args: object) -> str:
+        if self.module is None:
+            template = current_app.jinja_env.get_template(MACROS)
+            self.module = template.make_module(dict(self.context))
+        return str(getattr(self.module, name)(*args))
+
+
+def _rival_turn(t: RivalTurn) -> str:
+    """A rival's revealed House Hagal card and what to do with its pieces."""
+    lines = "".join(f"<li>{escape(line)}</li>" for line in t.lines)
+    return (
+        f'\n<section class="hagal-card b-{escape(t.house.color)}">\n<p class="who">'
+        f'{piece("chip", t.house.color, t.house.name)} <strong class="nowrap">{escape(t.card)} '
+        f'<span class="swords">⚔{t.swords}</span></strong> '
+        f"{piece('info', 'hagal', t.card_id, t.card)}</p>\n"
+        f'<p class="where">{escape(_("Agent to %(space)s", space=t.space))}</p>'
+        f"{f'{chr(10)}<ul>{lines}</ul>' if lines else ''}\n</section>"
+    )
+
+
+def game(p: Page, parts: Fragments, macros: Macros, error: str | None = None) -> Markup:
+    """The table screen's game area (#game): the banner, what the table must do now, the
+    board, the panels and the log."""
+    c = macros.context
+    act_url = c["act_url"]
+    out = [
+        f'<main id="game" class="game" data-version="{p.view.version}">\n',
+        parts.get(
+            "banner",
+            banner,
+            p.state.round,
+            p.state.phase,
+            p.banner,
+            p.banner_detail,
+            p.acting.color if p.acting else "",
+            p.view.can_undo,
+            p.view.can_redo,
+            c["undo_url"],
+            c["redo_url"],
+        ),
+    ]
+    if error:
+        out.append(f'\n<p class="error alerts" role="alert" id="error">{escape(error)}</p>')
+    out.append('\n<div class="actions">\n')
+    if p.prompt:
+        out.append(parts.get("prompt", macros["prompt"], p.prompt))
+    if p.acting and p.acting.is_human and not p.prompt and p.state.phase == "agents":
+        buttons = parts.get("turn-buttons", macros["turn_buttons"], HOUSE, p.factions, p.ix_turn)
+        out.append(parts.get("turn", turn, HOUSE, p.voice_spaces, buttons, act_url))
+    out.extend(_rival_turn(t) for t in p.rival_turns)
+    if p.just_now:
+        lines = "".join(f"<li>{escape(line)}</li>" for line in p.just_now)
+        out.append(f'\n<section class="just-now panel">\n<ul>{lines}</ul>\n</section>')
+    out.append("\n</div>\n")
+    out.append(board(p.spaces, parts, act_url))
+    if p.conflict:
+        out.append(parts.get("conflict", macros["conflict"], p.conflict))
+    out.append(parts.get("rivals", macros["rivals"], p.rivals))
+    if p.tech:
+        out.append(parts.get("tech", macros["tech"], p.tech))
+    if p.purchases:
+        out.append(parts.get("purchases", macros["purchases"], p.purchases))
+    if p.state.phase == "ended":  # once a game: not kept
+        out.append(macros.call("end", p))
+    out.append("\n")
+    out.append(piece("corrections", c["fix_url"]))
+    out.append("\n")
+    out.append(parts.get("log", log, p.log))
+    out.append("\n</main>")
+    return Markup("".join(out))

@@ -69,3 +69,22 @@ def test_the_placeholders_are_filled_in_one_pass(app):
         assert with_token(page, 7, "p2") == "<a>p27</a><b>7p2</b>"  # CSRF off: no token
         assert with_token(page) == f"<a>{HOUSE}{VERSION}</a><b>{VERSION}{HOUSE}</b>"
         assert with_token("<p>no forms</p>", 7, "p2") == "<p>no forms</p>"
+
+
+@pytest.mark.parametrize("mode", ["solo", "ix-2p"])
+def test_an_htmx_answer_is_the_full_pages_game_area_and_scoreboard(game, mode):
+    """The htmx answer is put together without the template (companion/web/parts.py
+    `game`): it must be exactly what the full page shows in #game and the scoreboard."""
+    ix = {"expansion": "ix"} if mode.startswith("ix") else {}
+    game_id = game.new_solo(**ix) if mode == "solo" else game.new_2p(**ix)
+    rng = random.Random(7)
+    for step in range(60):
+        state = game.state(game_id)
+        if state.phase == "ended":
+            break
+        fragment = game.page(game_id, htmx=True)
+        full = game.page(game_id)
+        game_area, scoreboard = fragment.split('<aside id="scoreboard"')
+        assert game_area.startswith('<main id="game"') and game_area in full, step
+        assert '<aside id="scoreboard"' + scoreboard.replace(' hx-swap-oob="true"', "") in full
+        game.act_form(game_id, pages.form_for(choose_action(state, rng)), htmx=True)
