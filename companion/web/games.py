@@ -37,6 +37,7 @@ bp.add_app_template_global(parts.scoreboard, "scoreboard")
 bp.add_app_template_global(parts.turn, "turn")
 bp.add_app_template_global(parts.banner, "banner")
 bp.add_app_template_global(parts.game, "game")
+bp.add_app_template_global(parts.rivals_part, "rivals_part")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
 URLS_KEPT = 256

@@ -1,7 +1,7 @@
 """The table screen's game area, put together in Python, and the parts of it that almost
 every tap changes, built in Python too: the banner, the board map, the game log, the
-scoreboard, the Agent turn's panel and the rival turns. The panels that change now and
-then (a question, the Conflict, the rivals, the Tech tiles, purchases, the end) are
+scoreboard, the Agent turn's panel, the rival turns and the rivals' panels. The panels
+that change now and then (a question, the Conflict, the Tech tiles, purchases, the end) are
 macros of games/_macros.html, made only when their part must be rendered again.
 
 A placement re-renders the board spaces whose view changed (on a player's last Agent,
@@ -26,7 +26,16 @@ from markupsafe import Markup, escape
 
 from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, Fragments, piece
 from companion.web.i18n import gettext as _
-from companion.web.present import AREAS, BOARD_COLUMNS, Chip, Page, RivalTurn, ScoreView, SpaceView
+from companion.web.present import (
+    AREAS,
+    BOARD_COLUMNS,
+    Chip,
+    Page,
+    RivalTurn,
+    RivalView,
+    ScoreView,
+    SpaceView,
+)
 
 # The hidden fields every form posts: the CSRF token and the version it was made from.
 HIDDEN = (
@@ -377,7 +386,7 @@ def game(p: Page, parts: Fragments, macros: Macros, error: str | None = None) ->
     out.append(board(p.spaces, parts, act_url))
     if p.conflict:
         out.append(parts.get("conflict", macros["conflict"], p.conflict))
-    out.append(parts.get("rivals", macros["rivals"], p.rivals))
+    out.append(rivals_part(p.rivals, parts, macros))
     if p.tech:
         out.append(parts.get("tech", macros["tech"], p.tech))
     if p.purchases:
@@ -390,3 +399,50 @@ def game(p: Page, parts: Fragments, macros: Macros, error: str | None = None) ->
     out.append(parts.get("log", log, p.log))
     out.append("\n</main>")
     return Markup("".join(out))
+
+
+def _dl(label: str, value: object) -> str:
+    return f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>"
+
+
+def rivals(rs: Sequence[RivalView], macros: Macros) -> Markup:
+    """One panel per rival: Agents, troops and, for solo Rivals, resources, VP and the
+    Swordmaster; their Rise of Ix pieces and tiles as the Tech panel shows a player's."""
+    out = ['<section class="rivals">']
+    for r in rs:
+        leader = (
+            f" <small>{escape(r.leader_name)}</small> "
+            f"{piece('info', 'leader', r.leader, r.leader_name)}"
+            if r.leader
+            else ""
+        )
+        rows = [
+            _dl(_("Agents left"), r.agents),
+            _dl(_("Garrison"), r.garrison),
+            _dl(_("In Conflict"), r.troops),
+        ]
+        if r.rival:
+            rows += [
+                _dl(_("Solari"), r.solari),
+                _dl(_("Spice"), r.spice),
+                _dl(_("Water"), r.water),
+                _dl(_("Intrigue"), r.intrigue),
+                _dl("VP", r.vp),
+                _dl(_("Swordmaster"), r.swordmaster),
+            ]
+        if r.mentat:
+            rows.append(_dl(_("Mentat"), _("this round")))
+        if r.ix:
+            rows.append(macros.call("ix_pieces", r.ix))
+        tiles = macros.call("tech_owned", r.ix) if r.ix and r.ix.tech else ""
+        out.append(
+            f'\n<article class="rival panel b-{escape(r.chip.color)}">\n'
+            f"<h3>{_chip(r.chip)}{leader}</h3>\n<dl>{''.join(rows)}</dl>{tiles}\n</article>"
+        )
+    out.append("\n</section>")
+    return Markup("".join(out))
+
+
+def rivals_part(rs: Sequence[RivalView], parts: Fragments, macros: Macros) -> Markup:
+    """The rivals' panels as a kept part (its key is the views alone, not the macros)."""
+    return parts.get("rivals", lambda views: rivals(views, macros), rs)
