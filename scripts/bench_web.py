@@ -31,7 +31,8 @@ What it does:
    - table: GET /games/<id>, the full table screen.
    - placement: an htmx POST of a human Agent placement that no rival turn follows.
    - rival turn: an htmx POST of a human placement that a rival turn follows.
-   - undo: an htmx POST of Undo (it replays the whole stored log).
+   - undo: an htmx POST of Undo (from the states kept for it; the stored log is replayed
+     only when they are gone).
    - live view: GET /games/<id>/live/board?v=0, the live board fragment.
 
    Each client has its own copy of the game for the POSTs, and undoes each placement
@@ -39,6 +40,12 @@ What it does:
    placement is the one measured as "undo". Throughput is requests per second of busy
    client time times the number of clients (closed loop), the same formula for every
    endpoint, so the ratios to the trivial route compare like with like.
+
+   The requests are spread over rounds (--rounds, 5): each round measures every
+   endpoint in turn within a few seconds, and an endpoint's ratio to the trivial route
+   is the median of its rounds' ratios. The machine's speed drifts while the benchmark
+   runs (other work, a shared host), and measuring each endpoint once, one after the
+   other, put that drift into the ratios: the same code measured from 24% to 42%.
 
 The clients run in a child process (this script with --load-plan): as threads of the
 server's process they would share its GIL, and a 6 ms page then measured 16 to 27 ms
@@ -57,6 +64,7 @@ import json
 import logging
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -302,13 +310,22 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             timings = run_plan(plan) if args.in_process else measure_in_child(plan)
         finally:
             server.close()
-    results = {name: Result(name, values, args.clients) for name, values in timings.items()}
-
-    trivial = results["trivial"].rps
+    results = {
+        name: Result(name, [t for rnd in timings for t in rnd[name]], args.clients)
+        for name in ENDPOINTS + EXTRA
+    }
+    # Each round measures every endpoint within a few seconds, so its ratios compare
+    # figures taken under the same load of the machine; the median round's ratio is kept.
+    per_round = [
+        {name: Result(name, rnd[name], args.clients).rps for name in ENDPOINTS + EXTRA}
+        for rnd in timings
+    ]
     rows = []
     for name in ENDPOINTS + EXTRA:
         r = results[name]
-        ratio = r.rps / trivial if trivial else 0.0
+        ratio = statistics.median(
+            rnd[name] / rnd["trivial"] if rnd["trivial"] else 0.0 for rnd in per_round
+        )
         rows.append(
             {
                 "endpoint": name,
@@ -331,6 +348,7 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         },
         "trivial_route": "GET /games/<id>/live/board?v=<current> (204 after one query)",
         "clients": args.clients,
+        "rounds": args.rounds,
         "server_threads": args.threads,
         "csrf": True,
         "load_generator": "server's process" if args.in_process else "separate process",
@@ -358,6 +376,7 @@ def plan_for(
         "port": port,
         "clients": args.clients,
         "requests": args.requests,
+        "rounds": args.rounds,
         "seconds": args.seconds,
         "phases": [
             {
@@ -420,21 +439,27 @@ def _post_step(games: Sequence[int], form: dict[str, str], name: str, undo_name:
     return step
 
 
-def run_plan(plan: dict[str, Any]) -> Timings:
-    """Run every phase: a few warm-up requests, then the measured ones."""
-    results: Timings = {}
-    port, clients, n, seconds = plan["port"], plan["clients"], plan["requests"], plan["seconds"]
-    for phase in plan["phases"]:
-        if phase["kind"] == "get":
-            step = _get_step(phase["name"], phase["path"], phase["expect"])
-        else:
-            step = _post_step(phase["games"], phase["form"], *phase["names"])
-        run_clients(port, clients, min(clients * 5, n), seconds, step)  # warm up
-        results.update(run_clients(port, clients, n, seconds, step))
-    return results
+def run_plan(plan: dict[str, Any]) -> list[Timings]:
+    """Run every phase, round after round (a few warm-up requests, then the measured
+    ones); the timings of each round."""
+    port, clients, seconds = plan["port"], plan["clients"], plan["seconds"]
+    rounds = plan["rounds"]
+    n = -(-plan["requests"] // rounds)  # per endpoint and round
+    out: list[Timings] = []
+    for _round in range(rounds):
+        results: Timings = {}
+        for phase in plan["phases"]:
+            if phase["kind"] == "get":
+                step = _get_step(phase["name"], phase["path"], phase["expect"])
+            else:
+                step = _post_step(phase["games"], phase["form"], *phase["names"])
+            run_clients(port, clients, min(clients * 5, n), seconds, step)  # warm up
+            results.update(run_clients(port, clients, n, seconds / rounds, step))
+        out.append(results)
+    return out
 
 
-def measure_in_child(plan: dict[str, Any]) -> Timings:
+def measure_in_child(plan: dict[str, Any]) -> list[Timings]:
     """Run the load generator in its own process, so it doesn't share the server's GIL."""
     done = subprocess.run(
         [sys.executable, __file__, "--load-plan"],
@@ -446,7 +471,7 @@ def measure_in_child(plan: dict[str, Any]) -> Timings:
     )
     if done.returncode != 0:
         raise SystemExit(f"the load generator failed:\n{done.stderr[-3000:]}")
-    timings: Timings = json.loads(done.stdout)
+    timings: list[Timings] = json.loads(done.stdout)
     return timings
 
 
@@ -460,7 +485,8 @@ def print_table(report: dict[str, Any]) -> None:
     print(f"Trivial route: {report['trivial_route']}")
     print(
         f"{report['clients']} clients ({report['load_generator']}), "
-        f"{report['server_threads']} waitress threads, CSRF on\n"
+        f"{report['server_threads']} waitress threads, CSRF on; {report['rounds']} rounds, "
+        "ratios to the trivial route: the median round's\n"
     )
     header = f"{'endpoint':<21} {'requests':>8} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}"
     header += f" {'p99<25ms':>9} {'vs trivial':>11} {'>=40%':>6}"
@@ -481,6 +507,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--requests", type=int, default=300, help="per endpoint (300)")
     parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds the requests are spread over (5)"
+    )
+    parser.add_argument(
         "--clients", type=int, default=2, help="concurrent clients (2: the tablet and a phone)"
     )
     parser.add_argument("--threads", type=int, default=8, help="waitress threads (8)")
@@ -499,8 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.load_plan:  # the child process of measure_in_child
         print(json.dumps(run_plan(json.load(sys.stdin))))
         return 0
-    if args.requests < 1 or args.clients < 1:
-        parser.error("--requests and --clients must be at least 1")
+    if args.requests < 1 or args.clients < 1 or args.rounds < 1:
+        parser.error("--requests, --clients and --rounds must be at least 1")
     report = benchmark(args)
     if args.json:
         print(json.dumps(report))
