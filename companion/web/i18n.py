@@ -35,9 +35,20 @@ def _forget(_exc: BaseException | None = None) -> None:
     _current.set(None)
 
 
+# Messages already translated, by translations object and message id: a tap words the
+# same few dozen messages again (the translations objects live as long as the app).
+_translated: dict[tuple[Any, str], str] = {}
+TRANSLATED_KEPT = 10_000
+
+
 def gettext(message: str, **values: object) -> str:
     """Flask-Babel's gettext on the request's translations (the pages' Python side)."""
-    translated = str(translations().ugettext(message))
+    key = (translations(), message)
+    translated = _translated.get(key)
+    if translated is None:
+        if len(_translated) >= TRANSLATED_KEPT:
+            _translated.clear()
+        translated = _translated[key] = str(key[0].ugettext(message))
     return translated % values if values else translated
 
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from companion.cards.search import resources_text
 from companion.cards.search import reward_text as cards_reward_text
-from companion.rules.catalog import FACTION_NAMES, FACTIONS, Catalog, Reward, SpaceDef
+from companion.rules.catalog import FACTION_NAMES, FACTIONS, Catalog, ConflictDef, Reward, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
 from companion.rules.ix import NONE, SKIP
 from companion.rules.scoring import Standing, final_ranking
@@ -804,9 +804,7 @@ def _conflict(state: GameState) -> ConflictView | None:
         card_id=card.id,
         name=card.name,
         level="I" * card.level,
-        rewards=tuple(
-            (PLACES[p], reward_text(getattr(card, p), state)) for p in ("first", "second", "third")
-        ),
+        rewards=_rewards(card, state),
         remaining=len(state.conflict_deck),
         rows=tuple(
             (
@@ -828,6 +826,21 @@ def _conflict(state: GameState) -> ConflictView | None:
         ),
         ix=state.ix,
     )
+
+
+_kept_rewards: dict[tuple[int, str], tuple[Catalog, tuple[tuple[str, str], ...]]] = {}
+
+
+def _rewards(card: ConflictDef, state: GameState) -> tuple[tuple[str, str], ...]:
+    """A Conflict card's rewards in words (kept per catalog and card)."""
+    key = (id(state.catalog), card.id)
+    found = _kept_rewards.get(key)
+    if found is None or found[0] is not state.catalog:
+        words = tuple(
+            (PLACES[p], reward_text(getattr(card, p), state)) for p in ("first", "second", "third")
+        )
+        found = _kept_rewards[key] = (state.catalog, words)
+    return found[1]
 
 
 def _rivals(state: GameState) -> tuple[RivalView, ...]:
