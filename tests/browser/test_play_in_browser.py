@@ -60,12 +60,17 @@ def page(base_url):
         )
         tab = browser.new_page(viewport={"width": 1280, "height": 800})
         outside: list[str] = []
+        refused: list[str] = []
         tab.on(
             "request", lambda r: outside.append(r.url) if not r.url.startswith(base_url) else None
         )
+        tab.on("response", lambda r: refused.append(r.url) if r.status >= 400 else None)
+        # The console says what the response events miss, such as /favicon.ico.
+        tab.on("console", lambda m: refused.append(m.text) if m.type == "error" else None)
         yield tab
         browser.close()
         assert outside == [], f"requests to other hosts: {outside}"
+        assert refused == [], f"refused requests or console errors: {refused}"
 
 
 def round_number(page) -> int:
