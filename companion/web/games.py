@@ -32,10 +32,7 @@ from companion.web.present import Page, page
 bp = Blueprint("games", __name__)
 bp.add_app_template_global(piece, "piece")
 bp.add_app_template_global(parts.board, "board")
-bp.add_app_template_global(parts.log, "log")
 bp.add_app_template_global(parts.scoreboard, "scoreboard")
-bp.add_app_template_global(parts.turn, "turn")
-bp.add_app_template_global(parts.banner, "banner")
 bp.add_app_template_global(parts.game, "game")
 bp.add_app_template_global(parts.rivals_part, "rivals_part")
 TABLE = "games/table.html"

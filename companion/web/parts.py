@@ -9,11 +9,11 @@ most of the 22, as each one's "No Agent left" appears), the log and, most often,
 Influence. As Jinja macros these cost some 20-30 µs a space and 70 µs each for the log
 and the scoreboard (an attribute lookup, an escape and a Markup per expression, a call
 frame per macro), and the template that put the parts together cost some 100 µs more
-even when nothing in it changed: the largest part of a write's time
-(scripts/bench_web.py). Here they
-are f-strings whose every value goes through `escape`, and the game's `Fragments` keep
-each one's HTML while its view is equal. Like the macros of games/_macros.html, this
-HTML depends on nothing but the arguments, the placeholders (cache.py) and the language.
+even when nothing in it changed: together the largest part of a write's time
+(scripts/bench_web.py, scripts/count_web.py). Here they are f-strings whose every value
+goes through `escape`, and the game's `Fragments` keep each one's HTML while its view is
+equal. Like the macros of games/_macros.html, this HTML depends on nothing but the
+arguments, the placeholders (cache.py) and the language.
 """
 
 from __future__ import annotations
