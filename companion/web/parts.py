@@ -24,7 +24,7 @@ from typing import Any
 from flask import current_app
 from markupsafe import Markup, escape
 
-from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, Fragments, piece
+from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, Fragments, ascii_html, piece
 from companion.web.i18n import gettext as _
 from companion.web.present import (
     AREAS,
@@ -371,17 +371,19 @@ def game(p: Page, parts: Fragments, macros: Macros, error: str | None = None) ->
         ),
     ]
     if error:
-        out.append(f'\n<p class="error alerts" role="alert" id="error">{escape(error)}</p>')
+        out.append(
+            ascii_html(f'\n<p class="error alerts" role="alert" id="error">{escape(error)}</p>')
+        )
     out.append('\n<div class="actions">\n')
     if p.prompt:
         out.append(parts.get("prompt", macros["prompt"], p.prompt))
     if p.acting and p.acting.is_human and not p.prompt and p.state.phase == "agents":
         buttons = parts.get("turn-buttons", macros["turn_buttons"], HOUSE, p.factions, p.ix_turn)
         out.append(parts.get("turn", turn, HOUSE, p.voice_spaces, buttons, act_url))
-    out.extend(_rival_turn(t) for t in p.rival_turns)
+    out.extend(ascii_html(_rival_turn(t)) for t in p.rival_turns)
     if p.just_now:
         lines = "".join(f"<li>{escape(line)}</li>" for line in p.just_now)
-        out.append(f'\n<section class="just-now panel">\n<ul>{lines}</ul>\n</section>')
+        out.append(ascii_html(f'\n<section class="just-now panel">\n<ul>{lines}</ul>\n</section>'))
     out.append("\n</div>\n")
     out.append(board(p.spaces, parts, act_url))
     if p.conflict:
