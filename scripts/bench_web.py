@@ -278,19 +278,25 @@ def version_of(body: str) -> int:
     return int(found.group(1))
 
 
+def migrated_app(database: Path) -> Flask:
+    """The app on a new SQLite file with the real schema (the migrations), CSRF on."""
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            "SECRET_KEY": "bench",
+            "WTF_CSRF_ENABLED": True,
+        }
+    )
+    with app.app_context(), warnings.catch_warnings(), redirect_stderr(io.StringIO()):
+        warnings.simplefilter("ignore", DeprecationWarning)  # migrations/env.py get_engine
+        upgrade()  # alembic's INFO lines go nowhere
+    return app
+
+
 def benchmark(args: argparse.Namespace) -> dict[str, Any]:
     logging.getLogger("waitress").setLevel(logging.ERROR)
     with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp:
-        app = create_app(
-            {
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'bench.sqlite'}",
-                "SECRET_KEY": "bench",
-                "WTF_CSRF_ENABLED": True,
-            }
-        )
-        with app.app_context(), warnings.catch_warnings(), redirect_stderr(io.StringIO()):
-            warnings.simplefilter("ignore", DeprecationWarning)  # migrations/env.py get_engine
-            upgrade()  # the real schema; alembic's INFO lines go nowhere
+        app = migrated_app(Path(tmp) / "bench.sqlite")
         freeze_startup_heap()  # as companion.serve does right after the migrations
         logging.getLogger("waitress").setLevel(logging.ERROR)  # env.py reset the loggers
         catalog: Catalog = app.extensions["catalog"]

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import json
 import operator
 import pickle
@@ -30,16 +29,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import warnings
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
 
-from flask_migrate import upgrade
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import Log, find_game, store, version_of
+from bench_web import Log, find_game, migrated_app, store, version_of
 
 from companion import create_app
 
@@ -50,16 +45,7 @@ WARM_UP = 5
 def child(kind: str, n: int, game: Path) -> None:
     """Under callgrind: play the cycle, collecting only the requests of `kind`."""
     with tempfile.TemporaryDirectory(prefix="count-web-") as tmp:
-        app = create_app(
-            {
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(tmp) / 'count.sqlite'}",
-                "SECRET_KEY": "count",
-                "WTF_CSRF_ENABLED": True,
-            }
-        )
-        with app.app_context(), warnings.catch_warnings(), redirect_stderr(io.StringIO()):
-            warnings.simplefilter("ignore", DeprecationWarning)
-            upgrade()
+        app = migrated_app(Path(tmp) / "count.sqlite")
         log: Log = pickle.loads(game.read_bytes())
         rival = kind in ("rival turn", "undo after rival turn")
         game_id = store(app, log, log.rival_at if rival else log.plain_at)
