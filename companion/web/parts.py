@@ -339,13 +339,14 @@ class Macros:
 def _rival_turn(t: RivalTurn) -> str:
     """A rival's revealed House Hagal card and what to do with its pieces."""
     lines = "".join(f"<li>{escape(line)}</li>" for line in t.lines)
+    listed = f"\n<ul>{lines}</ul>" if lines else ""
     return (
         f'\n<section class="hagal-card b-{escape(t.house.color)}">\n<p class="who">'
         f'{piece("chip", t.house.color, t.house.name)} <strong class="nowrap">{escape(t.card)} '
         f'<span class="swords">⚔{t.swords}</span></strong> '
         f"{piece('info', 'hagal', t.card_id, t.card)}</p>\n"
         f'<p class="where">{escape(_("Agent to %(space)s", space=t.space))}</p>'
-        f"{f'{chr(10)}<ul>{lines}</ul>' if lines else ''}\n</section>"
+        f"{listed}\n</section>"
     )
 
 

@@ -8,8 +8,9 @@ rendered from (companion/web/cache.py, `Fragments`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from companion.cards.search import resources_text
 from companion.cards.search import reward_text as cards_reward_text
@@ -17,7 +18,7 @@ from companion.rules.catalog import FACTION_NAMES, FACTIONS, Catalog, ConflictDe
 from companion.rules.engine import mentat_cost, space_problems, strengths, swordmaster_round
 from companion.rules.ix import NONE, SKIP
 from companion.rules.scoring import Standing, final_ranking
-from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, Entry, GameState, House, Setup
+from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, Entry, GameState, House
 from companion.rules.text import describe
 from companion.services import GameView
 from companion.web.i18n import gettext as _
@@ -40,6 +41,7 @@ BOARD_COLUMNS = (
     ("landsraad", "choam"),
     ("city", "desert"),
 )
+T = TypeVar("T")
 LOG_LINES = 60  # the table shows the newest lines; the whole log stays in the state
 PLACES = {"first": "1st", "second": "2nd", "third": "3rd"}
 VP_SOURCES = {
@@ -169,17 +171,21 @@ def area_of(space: SpaceDef) -> str:
 
 def reward_text(r: Reward, state: GameState) -> str:
     """A reward in words, as the rules lookup words it."""
-    return cards_reward_text(r, _space_names(state.catalog))
+    names = _kept(
+        state.catalog, "space names", lambda: {s: sp.name for s, sp in state.catalog.spaces.items()}
+    )
+    return cards_reward_text(r, names)
 
 
-_names: dict[int, tuple[Catalog, dict[str, str]]] = {}
+# What the pages work out from the card data alone, kept per catalog (the app has one)
+# and key; the catalog is kept too, so that its id stays its own.
+_per_catalog: dict[tuple[int, Hashable], tuple[Catalog, Any]] = {}
 
 
-def _space_names(catalog: Catalog) -> dict[str, str]:
-    """Each board space's name, by id (kept per catalog: the app has one)."""
-    found = _names.get(id(catalog))
+def _kept(catalog: Catalog, key: Hashable, make: Callable[[], T]) -> T:
+    found = _per_catalog.get((id(catalog), key))
     if found is None or found[0] is not catalog:
-        found = _names[id(catalog)] = (catalog, {s: sp.name for s, sp in catalog.spaces.items()})
+        found = _per_catalog[(id(catalog), key)] = (catalog, make())
     return found[1]
 
 
@@ -240,28 +246,15 @@ class _Fixed(NamedTuple):
     maker: bool
 
 
-class _Board:
-    """Each game's board spaces with their fixed words, worked out once per setup."""
-
-    SIZE = 64
-
-    def __init__(self) -> None:
-        self.items: dict[tuple[int, Setup], tuple[object, tuple[_Fixed, ...]]] = {}
-        self.lock = threading.Lock()
-
-    def spaces(self, state: GameState) -> tuple[_Fixed, ...]:
-        key = (id(state.catalog), state.setup)
-        found = self.items.get(key)
-        if found is not None and found[0] is state.catalog:
-            return found[1]
-        fixed = tuple(
-            _fixed(space, state) for space in state.catalog.board(state.setup.sets).values()
-        )
-        with self.lock:
-            if len(self.items) >= self.SIZE:
-                self.items.clear()
-            self.items[key] = (state.catalog, fixed)  # the catalog kept: its id stays its own
-        return fixed
+def _board(state: GameState) -> tuple[_Fixed, ...]:
+    """The board's spaces with their fixed words: they depend on the sets in play and,
+    for the Mentat, the difficulty (worked out once for each)."""
+    setup = state.setup
+    return _kept(
+        state.catalog,
+        ("board", setup.sets, mentat_cost(setup)),
+        lambda: tuple(_fixed(s, state) for s in state.catalog.board(setup.sets).values()),
+    )
 
 
 def _fixed(space: SpaceDef, state: GameState) -> _Fixed:
@@ -284,9 +277,6 @@ def _fixed(space: SpaceDef, state: GameState) -> _Fixed:
         combat=space.combat,
         maker=space.maker,
     )
-
-
-_board = _Board()
 
 
 @dataclass(frozen=True)
@@ -658,7 +648,7 @@ def _spaces(state: GameState) -> dict[str, list[SpaceView]]:
     occupants, voices, posted = state.occupants, state.voice, state.posted
     control, bonus_spice = state.control, state.bonus_spice
     out: dict[str, list[SpaceView]] = {area: [] for area, _label in AREAS}
-    for f in _board.spaces(state):
+    for f in _board(state):
         sid = f.id
         occupant = occupants.get(sid)
         post = posted.get(sid)
@@ -828,19 +818,15 @@ def _conflict(state: GameState) -> ConflictView | None:
     )
 
 
-_kept_rewards: dict[tuple[int, str], tuple[Catalog, tuple[tuple[str, str], ...]]] = {}
-
-
 def _rewards(card: ConflictDef, state: GameState) -> tuple[tuple[str, str], ...]:
-    """A Conflict card's rewards in words (kept per catalog and card)."""
-    key = (id(state.catalog), card.id)
-    found = _kept_rewards.get(key)
-    if found is None or found[0] is not state.catalog:
-        words = tuple(
+    """A Conflict card's rewards in words."""
+    return _kept(
+        state.catalog,
+        ("rewards", card.id),
+        lambda: tuple(
             (PLACES[p], reward_text(getattr(card, p), state)) for p in ("first", "second", "third")
-        )
-        found = _kept_rewards[key] = (state.catalog, words)
-    return found[1]
+        ),
+    )
 
 
 def _rivals(state: GameState) -> tuple[RivalView, ...]:
