@@ -59,7 +59,13 @@
     if (dialog && !dialog.open && /\/panel(\?|$)/.test(path)) dialog.showModal();
   });
 
-  // The number pad types into its input.
+  // The number pad types into its input. The value it opens with (0, or the strength
+  // already entered this round) is replaced by the first digit, as on a calculator:
+  // appended to, a shown 7 and a tapped 9 made 79.
+  const typed = new WeakSet(); // pads' inputs typed into since they were shown
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches(".numpad-value")) typed.add(event.target);
+  });
   document.addEventListener("click", function (event) {
     const key = event.target.closest("[data-key]");
     if (!key) return;
@@ -70,7 +76,9 @@
     let value = input.value === "0" ? "" : input.value;
     if (k === "C") value = "";
     else if (k === "⌫") value = value.slice(0, -1);
+    else if (!typed.has(input)) value = k;
     else if (value.length < 3) value += k;
+    typed.add(input);
     input.value = value === "" ? "0" : value;
   });
 })();

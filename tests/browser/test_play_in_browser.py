@@ -6,6 +6,7 @@ chromium is installed (CI installs it).
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 import threading
@@ -13,10 +14,13 @@ from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
+from flask import Flask
 from werkzeug.serving import make_server
 
-from companion import create_app
+from companion import create_app, services
 from companion.db import db
+from companion.rules.engine import apply, new_game
+from companion.sim import choose_action, make_setup
 from companion.web import games as games_module
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -27,7 +31,7 @@ pytestmark = [
 
 
 @pytest.fixture
-def base_url(tmp_path, monkeypatch) -> Iterator[str]:
+def app(tmp_path, monkeypatch) -> Flask:
     # Every run plays the same games: with the route's random seed, one Rise of Ix game in
     # seven began with a Tech tile whose Influence question hid the Freighter button.
     monkeypatch.setattr(games_module, "secrets", SimpleNamespace(randbelow=lambda n: 1 % n))
@@ -40,6 +44,11 @@ def base_url(tmp_path, monkeypatch) -> Iterator[str]:
     )
     with app.app_context():
         db.create_all()
+    return app
+
+
+@pytest.fixture
+def base_url(app) -> Iterator[str]:
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -203,3 +212,45 @@ def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page,
     steps = play_to_round(page, 2, limit=60)
     assert round_number(page) == 2, steps
     assert "Combat for" in page.locator(".log").inner_text()
+
+
+def strength_asked_again(app: Flask) -> int:
+    """A stored solo Mentat game at its Combat question whose number pad opens on the
+    strength already entered this round (asked earlier by an Expert rival's deployment
+    [RB p.20]); its id."""
+    catalog = app.extensions["catalog"]
+    for seed in range(1, 40):
+        setup = make_setup(catalog, "solo", "mentat", seed)
+        state, actions, rng = new_game(setup, catalog), [], random.Random(seed)
+        while state.phase != "ended" and len(actions) < 400:
+            p = state.prompt
+            if p is not None and p.kind == "strength" and p.default > 0:
+                with app.app_context():
+                    game_id = services.create_game(setup, catalog)
+                    for version, action in enumerate(actions):
+                        services.act(game_id, action, version, catalog)
+                return game_id
+            action = choose_action(state, rng)
+            state = apply(state, action)
+            actions.append(action)
+    raise AssertionError("no game asked the Combat strength after an Expert question")
+
+
+def test_the_number_pads_first_digit_replaces_the_strength_it_opens_with(page, app, base_url):
+    """Tapping 9 on a pad that shows the 7 entered earlier this round enters 9, not 79."""
+    game_id = strength_asked_again(app)
+    page.goto(f"{base_url}/games/{game_id}")
+    value = page.locator("#prompt .numpad-value")
+    shown = value.input_value()
+    assert shown != "0"
+    key = page.locator("#prompt .key")
+    key.filter(has_text=re.compile("^9$")).click()
+    assert value.input_value() == "9"
+    key.filter(has_text=re.compile("^5$")).click()
+    assert value.input_value() == "95"
+    key.filter(has_text="⌫").click()
+    assert value.input_value() == "9"
+    version = page.locator("#game").get_attribute("data-version")
+    page.locator("#prompt button[type=submit]").click()
+    changed(page, version)
+    assert "strength: 9." in page.locator(".log").inner_text()
