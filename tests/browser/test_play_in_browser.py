@@ -19,6 +19,7 @@ from werkzeug.serving import make_server
 
 from companion import create_app, services
 from companion.db import db
+from companion.rules.actions import Action
 from companion.rules.engine import apply, new_game
 from companion.sim import choose_action, make_setup
 from companion.web import games as games_module
@@ -221,7 +222,8 @@ def strength_asked_again(app: Flask) -> int:
     catalog = app.extensions["catalog"]
     for seed in range(1, 40):
         setup = make_setup(catalog, "solo", "mentat", seed)
-        state, actions, rng = new_game(setup, catalog), [], random.Random(seed)
+        state, rng = new_game(setup, catalog), random.Random(seed)
+        actions: list[Action] = []
         while state.phase != "ended" and len(actions) < 400:
             p = state.prompt
             if p is not None and p.kind == "strength" and p.default > 0:
