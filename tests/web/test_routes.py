@@ -121,9 +121,8 @@ def test_setup_checklist_follows_the_choices(game, client):
     assert 'href="/games/1"' in mentat  # "Start playing" leads to the table
 
 
-def test_a_finished_game_shows_the_standings(game, client):
-    game_id = game.new_solo(seed=5)
-    rng = random.Random(5)
+def _played_to_the_end(game, game_id: int, seed: int) -> str:
+    rng = random.Random(seed)
     with game.app.app_context():
         for _ in range(2000):
             view = services.load(game_id, game.catalog)
@@ -131,11 +130,29 @@ def test_a_finished_game_shows_the_standings(game, client):
                 break
             services.act(game_id, choose_action(view.state, rng), view.version, game.catalog)
     assert game.state(game_id).phase == "ended"
-    body = game.page(game_id)
+    return game.page(game_id)
+
+
+def test_a_finished_game_shows_the_standings(game, client):
+    game_id = game.new_solo(seed=5)
+    body = _played_to_the_end(game, game_id, 5)
     assert 'id="end"' in body
     assert pages.action_forms(body, action="tiebreak", house="p1")
+    # Corner the Market counts each solo Rival as two The Spice Must Flow [RB p.20].
+    assert "Solo Rivals count as holding two The Spice Must Flow" in body
     home = client.get("/").get_data(as_text=True)
     assert "Finished games" in home and f'href="/games/{game_id}"' in home
+
+
+def test_a_finished_two_player_game_asks_both_players_and_no_solo_rule(game):
+    """Two players: each player's tie-break resources and Corner the Market with the
+    opponent's count; the solo Rivals' two The Spice Must Flow [RB p.20] don't apply."""
+    body = _played_to_the_end(game, game.new_2p(seed=3), 3)
+    for house in ("p1", "p2"):
+        assert pages.action_forms(body, action="tiebreak", house=house)
+        assert pages.action_forms(body, action="corner", house=house)
+    assert "Solo Rivals" not in body
+    assert "Other Endgame cards: use +1 VP in the corrections." in body
 
 
 # -- full page vs htmx fragment --------------------------------------------------------
