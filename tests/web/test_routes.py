@@ -121,7 +121,7 @@ def test_setup_checklist_follows_the_choices(game, client):
     assert 'href="/games/1"' in mentat  # "Start playing" leads to the table
 
 
-def _played_to_the_end(game, game_id: int, seed: int) -> str:
+def _played_to_the_end(game: GameActions, game_id: int, seed: int) -> str:
     rng = random.Random(seed)
     with game.app.app_context():
         for _ in range(2000):
