@@ -399,12 +399,30 @@ class GameSummary:
     round: int
     status: str
     updated_at: datetime
+    ix: bool = False  # played with Rise of Ix
+    epic: bool = False  # in Epic mode (Rise of Ix p.9)
+
+
+def _summary(g: Game) -> GameSummary:
+    setup = g.setup if isinstance(g.setup, dict) else {}
+    sets = setup.get("sets")
+    options = setup.get("options")
+    return GameSummary(
+        g.id,
+        g.title,
+        g.mode,
+        g.round,
+        g.status,
+        g.updated_at,
+        isinstance(sets, list) and "ix" in sets,
+        isinstance(options, dict) and options.get("epic") is True,
+    )
 
 
 def list_games() -> list[GameSummary]:
     """Every game, most recently changed first."""
     games = db.session.scalars(select(Game).order_by(Game.updated_at.desc(), Game.id.desc())).all()
-    return [GameSummary(g.id, g.title, g.mode, g.round, g.status, g.updated_at) for g in games]
+    return [_summary(g) for g in games]
 
 
 def delete_game(game_id: int) -> None:

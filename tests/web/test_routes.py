@@ -110,6 +110,23 @@ def test_home_lists_games_to_resume_and_finished_games(game, client):
     for game_id in (solo, two):
         assert f'href="/games/{game_id}"' in body
         assert str(escape(game.view(game_id).title)) in body
+    assert 'href="/print"' in body  # the QR stickers are one tap from home
+
+
+def test_home_says_which_games_are_rise_of_ix_and_epic(game, client):
+    game.new_solo()
+    game.new_2p(expansion="ix")
+    game.new_solo(expansion="ix", epic="on")
+    lines = [
+        re.sub(r"\s+", " ", html.unescape(m)).strip()
+        for m in re.findall(
+            r'<a class="gamecard[^"]*"[^>]*>.*?<span>(.*?)</span>',
+            client.get("/").get_data(as_text=True),
+            re.S,
+        )
+    ]
+    kinds = sorted(line.split(" · Round")[0] for line in lines)
+    assert kinds == ["Solo", "Solo · Rise of Ix (Epic)", "Two players · Rise of Ix"]
 
 
 def test_setup_checklist_follows_the_choices(game, client):
