@@ -157,6 +157,10 @@ def test_a_finished_game_shows_the_standings(game, client):
     assert pages.action_forms(body, action="tiebreak", house="p1")
     # Corner the Market counts each solo Rival as two The Spice Must Flow [RB p.20].
     assert "Solo Rivals count as holding two The Spice Must Flow" in body
+    # The live view (a TV, a phone) shows who won too, with nothing to enter.
+    live = client.get(f"/games/{game_id}/live").get_data(as_text=True)
+    assert 'id="live-standings"' in live and "Final standings" in live
+    assert not pages.action_forms(live, action="tiebreak")
     home = client.get("/").get_data(as_text=True)
     assert "Finished games" in home and f'href="/games/{game_id}"' in home
 
@@ -977,6 +981,7 @@ def test_gets_never_need_a_token(csrf_game, csrf_client):
 def test_the_live_page_polls_the_board_with_its_version(game, client):
     game_id = game.new_solo()
     body = client.get(f"/games/{game_id}/live").get_data(as_text=True)
+    assert 'id="live-standings"' not in body  # only once the game is over
     poll = next(u for tag, attr, u in pages.urls(body) if attr == "hx-get")
     assert poll == f"/games/{game_id}/live/board?v=0"
     assert 'hx-trigger="every' in body
