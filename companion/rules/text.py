@@ -46,12 +46,16 @@ TEMPLATES: Mapping[str, str] = {
     "hagal_skip": "%(house)s reveals %(card)s: %(reason)s, reveal another card.",
     "rival_blocked": "%(house)s finds no free space on any card and places no Agent this round.",
     "rival_agent": "%(house)s reveals %(card)s: Agent to %(space)s.",
-    "recruit": "%(house)s recruits %(troops)s troop(s).",
-    "deploy": "%(house)s deploys %(troops)s troop(s) to the Conflict.",
-    "expert_hold": "%(house)s leads by 4 or more: it keeps %(kept)s troop(s) in its garrison.",
+    "recruit": "%(house)s recruits %(troops)s troops.",
+    "recruit_one": "%(house)s recruits 1 troop.",
+    "deploy": "%(house)s deploys %(troops)s troops to the Conflict.",
+    "deploy_one": "%(house)s deploys 1 troop to the Conflict.",
+    "expert_hold": "%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison.",
+    "expert_hold_one": "%(house)s leads by 4 or more: it keeps 1 troop in its garrison.",
     "signet": "%(house)s uses its Signet ability (%(leader)s)%(outcome)s.",
     "rival_harvest": "%(house)s harvests %(space)s: %(what)s",
-    "swords": "%(house)s's combat bonus: %(card)s shows %(swords)s sword(s).",
+    "swords": "%(house)s's combat bonus: %(card)s shows %(swords)s swords.",
+    "swords_one": "%(house)s's combat bonus: %(card)s shows 1 sword.",
     "strength": "%(house)s's strength: %(strength)s.",
     "phase": "Phase 3: Combat.",
     "combat": "Combat for %(card)s: %(result)s",
@@ -96,8 +100,12 @@ TEMPLATES: Mapping[str, str] = {
     ),
     "dividends": "%(house)s takes Dividends: %(what)s",
     "transports": (
-        "%(house)s's Troop Transports: it deploys the %(troops)s troop(s) from the Shipping "
+        "%(house)s's Troop Transports: it deploys the %(troops)s troops from the Shipping "
         "track straight to the Conflict."
+    ),
+    "transports_one": (
+        "%(house)s's Troop Transports: it deploys the 1 troop from the Shipping track "
+        "straight to the Conflict."
     ),
     "commission": "%(house)s commissions a dreadnought: from supply to the garrison.",
     "dreadnought_home": "%(house)s returns %(dreadnoughts)s from the Conflict to the garrison.",
@@ -117,6 +125,14 @@ TEMPLATES: Mapping[str, str] = {
     "tech_vp": "Endgame: %(house)s scores 1 VP for %(tile)s.",
     "spy_satellites": "%(house)s pays 3 spice and trashes Spy Satellites: +1 VP.",
     "tech_trash": "%(house)s trashes the Tech tile %(tile)s%(vp)s.",
+}
+# Wordings with a twin for a count of one (kind + "_one"), by the field that counts.
+ONE = {
+    "recruit": "troops",
+    "deploy": "troops",
+    "expert_hold": "kept",
+    "swords": "swords",
+    "transports": "troops",
 }
 SKIP_REASONS = {
     "occupied": "the space is taken",
@@ -192,7 +208,9 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
     elif kind == "churn":
         positions = _items(d.get("positions"))
         values["what"] = (
-            f"Trash the Imperium Row card(s) at position {', '.join(map(str, positions))}."
+            f"Trash the Imperium Row {'card' if len(positions) == 1 else 'cards'} at "
+            f"{'position' if len(positions) == 1 else 'positions'} "
+            f"{', '.join(map(str, positions))}."
             if positions
             else "Nothing to trash (6s are ignored)."
         )
@@ -318,6 +336,9 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
         )
     elif kind == "tech_trash":
         values["vp"] = ": +1 VP" if d.get("tile") == "spy_satellites" else ""
+    counted = ONE.get(template)
+    if counted is not None and d.get(counted) == 1:
+        template += "_one"
     return TEMPLATES.get(template, template), values
 
 

@@ -210,7 +210,40 @@ def test_infiltration_and_dreadnought_deployment_have_their_own_wording():
     deploy = Entry(state.step, state.round, "deploy", "r1", {"troops": 2, "dreadnoughts": 1})
     assert "1 dreadnought and 2 troops" in sentence(deploy, state)
     plain = Entry(state.step, state.round, "deploy", "r1", {"troops": 2})
-    assert sentence(plain, state).endswith("deploys 2 troop(s) to the Conflict.")
+    assert sentence(plain, state).endswith("deploys 2 troops to the Conflict.")
+
+
+@pytest.mark.parametrize(
+    ("kind", "field", "one", "two"),
+    [
+        ("recruit", "troops", "recruits 1 troop.", "recruits 2 troops."),
+        ("deploy", "troops", "deploys 1 troop to the Conflict.", "deploys 2 troops to the"),
+        ("expert_hold", "kept", "keeps 1 troop in its garrison.", "keeps 2 troops in its"),
+        ("swords", "swords", "shows 1 sword.", "shows 2 swords."),
+        ("transports", "troops", "deploys the 1 troop from", "deploys the 2 troops from"),
+    ],
+)
+def test_counted_things_read_as_one_or_many(kind, field, one, two):
+    """A count of one takes the singular ("shows 1 sword"), any other count the plural; the
+    table read "1 troop(s)" and "1 swords" before."""
+    state = ix_games()[0]
+    data: dict[str, object] = {field: 1}
+    if kind == "swords":
+        data["card"] = "secrets"
+    single = Entry(state.step, state.round, kind, "r1", data)
+    assert one in sentence(single, state)
+    several = replace(single, data={**data, field: 2})
+    assert two in sentence(several, state)
+    assert "(s)" not in sentence(single, state) + sentence(several, state)
+
+
+def test_churn_names_one_card_or_several():
+    """Imperium Row churn (Ix p.9 variant): the dice name the row positions to trash."""
+    state = ix_games()[0]
+    one = Entry(state.step, state.round, "churn", None, {"dice": [2, 6], "positions": [2]})
+    assert sentence(one, state).endswith("Trash the Imperium Row card at position 2.")
+    two = replace(one, data={"dice": [2, 3], "positions": [2, 3]})
+    assert sentence(two, state).endswith("Trash the Imperium Row cards at positions 2, 3.")
 
 
 def test_dividends_name_who_gains_what():
