@@ -141,7 +141,8 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
             seed=seed,
             humans=(
                 SeatSetup(
-                    _text(form, "p1_name", "") or "You",
+                    # Not "You": the log's sentences read "You's strength", "You takes".
+                    _text(form, "p1_name", "") or "Player 1",
                     _text(form, "p1_leader"),
                     _text(form, "p1_color"),
                 ),

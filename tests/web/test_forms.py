@@ -52,6 +52,15 @@ def test_ix_options_posted_with_the_base_game_are_dropped():
     assert not setup.options.epic and not setup.options.physical_tech
 
 
+@pytest.mark.parametrize("form", [SOLO_FORM, TWO_PLAYER_FORM], ids=["solo", "2p"])
+def test_players_left_unnamed_get_names_that_read_as_sentences(form):
+    """The log says "<name>'s strength" and "<name> takes a Reveal turn": a solo player
+    left unnamed was "You" ("You's strength"); the wizard's placeholder shows the name."""
+    unnamed = {k: v for k, v in form.items() if k not in ("p1_name", "p2_name")}
+    names = [seat.name for seat in setup_from(unnamed, seed=1).humans]
+    assert names == ["Player 1", "Player 2"][: len(names)]
+
+
 def test_an_unknown_expansion_is_refused():
     with pytest.raises(IllegalAction, match="Rise of Ix"):
         setup_from(SOLO_FORM | {"expansion": "dune_2"}, seed=1)
