@@ -216,23 +216,41 @@ def _vp(rows: tuple[tuple[str, Chip, int, tuple[tuple[int, str, str, str], ...]]
     return Markup("".join(out))
 
 
-def _tiny(c: Chip) -> str:
-    name = escape(c.name)
-    return f'<span class="chip tiny c-{escape(c.color)}" title="{name}">{escape(c.name[:3])}</span>'
+def short_labels(houses: Sequence[Chip]) -> dict[Chip, str]:
+    """A label of at most three characters per house for the Influence table's narrow
+    columns, different for each house: the name's first three characters ("Ann", "Lef");
+    where two names share them, the initials ("Player 1" and "Player 2": "P1", "P2"); where
+    those are shared too, the first letter and the seat ("A1", "A2")."""
+    first = [h.name.strip()[:3] for h in houses]
+    labels = [
+        label if first.count(label) == 1 else "".join(w[0] for w in h.name.split())[:3]
+        for h, label in zip(houses, first, strict=True)
+    ]
+    if len(set(labels)) < len(labels) or "" in labels:
+        labels = [f"{h.name.strip()[:1]}{seat}" for seat, h in enumerate(houses, 1)]
+    return dict(zip(houses, labels, strict=True))
+
+
+def _tiny(c: Chip, label: str) -> str:
+    return (
+        f'<span class="chip tiny c-{escape(c.color)}" title="{escape(c.name)}">'
+        f"{escape(label)}</span>"
+    )
 
 
 def scoreboard(score: ScoreView, parts: Fragments, oob: bool = False) -> Markup:
     """VP (a kept part of its own: it changes far less often than the Influence) and the
     four Influence tracks with each Alliance's holder; `oob` for htmx's out-of-band swap."""
     swap = ' hx-swap-oob="true"' if oob else ""
-    houses = "".join(f"<th>{_tiny(h)}</th>" for h in score.houses)
+    labels = short_labels(score.houses)
+    houses = "".join(f"<th>{_tiny(h, labels[h])}</th>" for h in score.houses)
     rows = []
     for faction, name, values, ally in score.influence:
         cells = "".join(
             f'<td class="{"two four" if v >= 4 else "two" if v >= 2 else ""}">{v}</td>'
             for v in values
         )
-        holder = _tiny(ally) if ally else "—"
+        holder = _tiny(ally, labels.get(ally, ally.name[:3])) if ally else "—"
         rows.append(
             f'\n<tr class="f-{escape(faction)}"><th>{escape(name)}</th>{cells}'
             f"<td>{holder}</td></tr>"

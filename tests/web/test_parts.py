@@ -4,13 +4,16 @@ a page made of kept parts must be the very page a fresh render makes."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from companion.sim import choose_action
 from companion.web.cache import HOUSE, PLACEHOLDER, VERSION, with_token
+from companion.web.parts import Macros, short_labels
+from companion.web.present import Chip, ConflictView
 from tests.web import pages
-from tests.web.conftest import GameActions
+from tests.web.conftest import GameActions, dispose, make_app
 
 KEPT = ("render_cache", "fragments", "pieces")
 
@@ -88,3 +91,55 @@ def test_an_htmx_answer_is_the_full_pages_game_area_and_scoreboard(game, mode):
         assert game_area.startswith('<main id="game"') and game_area in full, step
         assert '<aside id="scoreboard"' + scoreboard.replace(' hx-swap-oob="true"', "") in full
         game.act_form(game_id, pages.form_for(choose_action(state, rng)), htmx=True)
+
+
+@pytest.mark.parametrize(
+    ("names", "labels"),
+    [
+        (("Ann", "Left Rival", "Right Rival"), ["Ann", "Lef", "Rig"]),
+        (("Player 1", "Player 2", "House Hagal"), ["P1", "P2", "Hou"]),
+        (("Ann Smith", "Ann Jones", "House Hagal"), ["AS", "AJ", "Hou"]),
+        (("Anna", "Annie", "House Hagal"), ["A1", "A2", "H3"]),
+        (("Ann", "Ann", "Rival"), ["A1", "A2", "R3"]),
+    ],
+)
+def test_each_house_has_its_own_short_label(names, labels):
+    """The Influence table's columns name each house in three characters; "Player 1" and
+    "Player 2" were both "Pla"."""
+    houses = [
+        Chip(color, name) for color, name in zip(("green", "blue", "red"), names, strict=True)
+    ]
+    found = short_labels(houses)
+    assert [found[h] for h in houses] == labels
+
+
+def test_the_influence_table_tells_two_unnamed_players_apart(game):
+    game_id = game.new_2p(p1_name="", p2_name="")
+    body = game.page(game_id)
+    table = body[body.index('<table class="influence">') :]
+    heads = re.findall(r'<span class="chip tiny c-\w+" title="([^"]+)">([^<]+)</span>', table)
+    assert heads[:3] == [("Player 1", "P1"), ("Player 2", "P2"), ("House Hagal", "Hou")]
+
+
+def test_the_conflict_panel_counts_one_sword_and_several_swords():
+    """Rulebook p.20: a Rival in the Conflict reveals a House Hagal card for its swords; the
+    panel read "revealed Foldspace: 1 swords"."""
+    found: list[str] = []
+    app = make_app()
+    with app.test_request_context():
+        macros = Macros({})
+        for swords in (1, 2):
+            view = ConflictView(
+                card_id="skirmish_a",
+                name="Skirmish",
+                level="I",
+                rewards=(),
+                remaining=9,
+                rows=(),
+                swords=((Chip("red", "Left Rival"), "Foldspace", swords),),
+                ix=False,
+            )
+            html = macros.call("conflict", view)
+            found += re.findall(r"revealed Foldspace: (\d+ \w+)", html)
+    dispose(app)
+    assert found == ["1 sword", "2 swords"]
