@@ -17,6 +17,7 @@ from companion.rules.actions import Action, Choose, Freighter, PlaceAgent, Revea
 from companion.rules.engine import apply
 from companion.rules.state import GameState, Posted
 from companion.services import GameView
+from companion.web.parts import Macros
 from companion.web.present import Page, page
 from tests.rules.helpers import house, idle_rivals, place, vacate
 from tests.rules.ix_helpers import SPARE_TILES, ix_solo, ix_two_player, tiles
@@ -196,6 +197,20 @@ def test_every_ix_question_reads_as_a_sentence_with_named_answers(app):
         assert question != kind and "?" in question, question
         for value, label in options:
             assert label and (label != value or value.isdigit()), (kind, value, label)
+
+
+def test_the_negotiators_question_says_how_many_may_come_back(app):
+    """IX p.4: each Negotiator returned from Ix takes 1 spice off a Tech tile; a player
+    with 2 there may return 0 to 2, and the number pad says so before a refused Confirm."""
+    s = house(ix_solo(), "p1", negotiators=2)
+    s = apply(s, Tech("p1", "acquire", s.tech_stacks[0][0]))
+    p = _page(app, s).prompt
+    assert p is not None and p.kind == "negotiators_back"
+    context = {"act_url": "/act", "csrf_token": lambda: "", "form_version": 0, "form_house": ""}
+    with app.test_request_context():
+        html = Macros(context).call("prompt", p)
+    assert "A number from 0 to 2." in html
+    assert 'min="0" max="2"' in html
 
 
 def test_the_physical_tech_tile_question_names_the_stack(app):
