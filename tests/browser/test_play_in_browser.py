@@ -213,6 +213,14 @@ def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page,
     steps = play_to_round(page, 2, limit=60)
     assert round_number(page) == 2, steps
     assert "Combat for" in page.locator(".log").inner_text()
+    # Nothing runs past the screen's edge in either orientation: the Conflict's table with
+    # its Dreadnoughts column and House Hagal ran 49 px past a 1280 px screen.
+    for width, height in ((1280, 800), (800, 1280)):
+        page.set_viewport_size({"width": width, "height": height})
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        table = page.locator("#conflict table.strength").bounding_box()
+        panel = page.locator("#conflict").bounding_box()
+        assert table["x"] + table["width"] <= panel["x"] + panel["width"]
 
 
 def strength_asked_again(app: Flask) -> int:
