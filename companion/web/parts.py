@@ -360,7 +360,7 @@ def _rival_turn(t: RivalTurn) -> str:
     listed = f"\n<ul>{lines}</ul>" if lines else ""
     return (
         f'\n<section class="hagal-card b-{escape(t.house.color)}">\n<p class="who">'
-        f'{piece("chip", t.house.color, t.house.name)} <strong class="nowrap">{escape(t.card)} '
+        f"{piece('chip', t.house.color, t.house.name)} <strong>{escape(t.card)}&nbsp;"
         f'<span class="swords">⚔{t.swords}</span></strong> '
         f"{piece('info', 'hagal', t.card_id, t.card)}</p>\n"
         f'<p class="where">{escape(_("Agent to %(space)s", space=t.space))}</p>'

@@ -190,6 +190,9 @@ def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page,
     page.goto(base_url + "/games/new")
     page.locator("input[name=mode][value='2p']").check()
     page.locator("input[name=expansion][value=ix]").check()
+    # Long names (up to 40 characters are allowed) must not push anything off the screen.
+    page.fill("#p1_name", "Alexandra Konstantinova")
+    page.fill("#p2_name", "Wolfeschlegelsteinhausenbergerdorff Sr")
     page.get_by_role("button", name="Set up the table").click()
     assert "Tech tiles" in page.content()  # the Ix checklist
     page.get_by_role("link", name="Start playing").click()
@@ -214,7 +217,8 @@ def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page,
     assert round_number(page) == 2, steps
     assert "Combat for" in page.locator(".log").inner_text()
     # Nothing runs past the screen's edge in either orientation: the Conflict's table with
-    # its Dreadnoughts column and House Hagal ran 49 px past a 1280 px screen.
+    # its Dreadnoughts column and House Hagal ran 49 px past a 1280 px screen, and a long
+    # name widened the side column and stuck out of its board space.
     for width, height in ((1280, 800), (800, 1280)):
         page.set_viewport_size({"width": width, "height": height})
         assert page.evaluate("document.documentElement.scrollWidth") <= width

@@ -107,7 +107,7 @@ def test_dreadnought_buttons_commission_and_deploy(game):
     p1 = game.state(game_id).house("p1")
     assert (p1.dn_garrison, p1.dn_conflict) == (0, 1)
     body = game.page(game_id)
-    assert "<th>Dreadnoughts</th>" in body  # the Conflict panel counts units
+    assert "<th>Dread&#173;noughts</th>" in body  # the Conflict panel counts units
     again = game.act(game_id, action="dreadnought", house="p1", op="deploy")
     assert again.status_code == 422
     assert "No dreadnought in the garrison." in again.get_data(as_text=True)
