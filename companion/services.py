@@ -425,6 +425,11 @@ def list_games() -> list[GameSummary]:
     return [_summary(g) for g in games]
 
 
+def summary(game_id: int) -> GameSummary:
+    """One game's line of the game list (GameNotFound if there is no such game)."""
+    return _summary(_game(game_id))
+
+
 def delete_game(game_id: int) -> None:
     """Remove a game and its events."""
     game = _game(game_id)

@@ -218,6 +218,12 @@ def redo(game_id: int) -> ResponseReturnValue:
     return _change(game_id, "redo")
 
 
+@bp.get("/games/<int:game_id>/delete")
+def confirm_delete(game_id: int) -> ResponseReturnValue:
+    """Deleting can't be undone, so the home page's Delete asks here first."""
+    return render_template("games/delete.html", game=services.summary(game_id))
+
+
 @bp.post("/games/<int:game_id>/delete")
 def delete(game_id: int) -> ResponseReturnValue:
     services.delete_game(game_id)

@@ -72,6 +72,7 @@ GET_PATHS = (
     "/games/{id}",
     "/games/{id}/live",
     "/games/{id}/live/board",
+    "/games/{id}/delete",  # the question only: GET never deletes
 )
 POST_PATHS = ("/games/{id}/actions", "/games/{id}/undo", "/games/{id}/redo")
 

@@ -620,6 +620,7 @@ def test_a_write_holds_the_write_lock_from_its_update_to_its_commit(file_app, mo
 ROUTES = [
     ("GET", "/games/{id}"),
     ("GET", "/games/{id}/setup"),
+    ("GET", "/games/{id}/delete"),
     ("GET", "/games/{id}/live"),
     ("GET", "/games/{id}/live/board"),
     ("GET", "/games/{id}/live/board?v=0"),
@@ -817,6 +818,30 @@ def test_delete_removes_the_game_and_its_events(game, client):
     assert f'href="/games/{keep}"' in home
     assert game.event_count(keep) == 1
     assert game.delete(game_id).status_code == 404
+
+
+def test_the_home_pages_delete_asks_first_then_deletes_through_its_form(game, client):
+    """Deleting can't be undone: the home page's Delete opens a page that names the game,
+    changes nothing, and offers the form that deletes it, or a way back."""
+    keep = game.new_2p()
+    game_id = game.new_solo(p1_name="Ann")
+    game.do(game_id, game.legal(game_id)[0])
+    home = client.get("/").get_data(as_text=True)
+    links = [url for tag, attr, url in pages.urls(home) if url.endswith("/delete")]
+    assert links == [f"/games/{game_id}/delete", f"/games/{keep}/delete"]  # newest first
+    ask = client.get(links[0])
+    assert ask.status_code == 200
+    body = ask.get_data(as_text=True)
+    assert "Ann vs" in body and "can't bring it back" in body
+    assert game.event_count(game_id) == 1  # asking changed nothing
+    (form,) = pages.action_forms(body)
+    assert form.action == f"/games/{game_id}/delete" and not form.htmx
+    assert ("a", "href", "/") in pages.urls(body)  # "Keep it"
+    done = client.post(form.action, data=form.fields)
+    assert done.status_code == 303 and done.headers["Location"] == "/"
+    assert client.get(f"/games/{game_id}").status_code == 404
+    assert client.get(links[0]).status_code == 404  # the question for a deleted game
+    assert game.event_count(keep) == 0 and client.get(f"/games/{keep}").status_code == 200
 
 
 def test_a_new_game_that_reuses_a_deleted_id_shows_its_own_page(game, client):
