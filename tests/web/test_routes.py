@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from itsdangerous import TimestampSigner
 from markupsafe import escape
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session
@@ -991,6 +992,43 @@ def test_each_session_gets_its_own_token_in_the_same_cached_page(csrf_game, csrf
     forged = form.fields | {"csrf_token": tablet_token}
     assert phone.post(form.action, data=forged).status_code == 400
     assert phone.post(form.action, data=form.fields).status_code == 303
+
+
+def test_a_session_keeps_its_signed_token_while_tokens_have_no_time_limit(
+    csrf_game, csrf_app, monkeypatch
+):
+    """create_app sets no time limit, so a token signed once stays valid: every answer of a
+    session sends the same one (signing it anew cost each tap some 70 µs)."""
+    assert csrf_app.config["WTF_CSRF_TIME_LIMIT"] is None
+    clock = [1_800_000_000]
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda self: clock[0])
+    tablet = csrf_app.test_client()
+    token = pages.csrf_meta(tablet.get("/games/new").get_data(as_text=True))
+    csrf_game.client = tablet
+    game_id = csrf_game.create(SOLO_FORM | {"csrf_token": token})
+    clock[0] += 86_400  # a day later: the same token, and it still passes
+    page = tablet.get(f"/games/{game_id}").get_data(as_text=True)
+    assert pages.csrf_meta(page) == token
+    form = pages.action_forms(page, action="place")[0]
+    response = tablet.post(form.attrs["hx-post"], data=form.fields, headers=HX)
+    assert response.status_code == 200
+    answer = response.get_data(as_text=True)
+    assert {f.fields["csrf_token"] for f in pages.forms(answer) if f.method == "post"} == {token}
+
+
+def test_with_a_time_limit_each_answer_gets_a_newly_signed_token(csrf_app, monkeypatch):
+    csrf_app.config["WTF_CSRF_TIME_LIMIT"] = 3600
+    clock = [1_800_000_000]
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda self: clock[0])
+    client = csrf_app.test_client()
+    first = pages.csrf_meta(client.get("/games/new").get_data(as_text=True))
+    clock[0] += 60
+    second = pages.csrf_meta(client.get("/games/new").get_data(as_text=True))
+    assert first != second  # signed at its own time, as Flask-WTF does
+    clock[0] += 3600  # the first one is now too old; the second is not
+    form = {**SOLO_FORM}
+    assert client.post("/games", data=form | {"csrf_token": first}).status_code == 400
+    assert client.post("/games", data=form | {"csrf_token": second}).status_code == 303
 
 
 def test_gets_never_need_a_token(csrf_game, csrf_client):
