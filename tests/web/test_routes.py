@@ -17,10 +17,9 @@ from urllib.parse import urlsplit
 import pytest
 from itsdangerous import TimestampSigner
 from markupsafe import escape
-from sqlalchemy import Connection
-from sqlalchemy.orm import Session
 
 from companion import services
+from companion.db.writes import Write
 from companion.rules import codec
 from companion.rules.actions import Action, Choose, IllegalAction, PlaceAgent
 from companion.rules.engine import apply
@@ -594,18 +593,18 @@ def test_a_write_holds_the_write_lock_from_its_update_to_its_commit(file_app, mo
     log: list[str] = []
     with game.app.app_context():
         monkeypatch.setattr(services._states(), "writing", RecordingLock(log))
-    real_execute, real_commit = Connection.execute, Session.commit
+    real_run, real_commit = Write.run, Write.commit
 
-    def execute(self, *args, **kwargs):
+    def run(self, *args, **kwargs):
         log.append("sql")
-        return real_execute(self, *args, **kwargs)
+        return real_run(self, *args, **kwargs)
 
     def commit(self):
         log.append("commit")
         real_commit(self)
 
-    monkeypatch.setattr(Connection, "execute", execute)
-    monkeypatch.setattr(Session, "commit", commit)
+    monkeypatch.setattr(Write, "run", run)
+    monkeypatch.setattr(Write, "commit", commit)
     game.do(game_id, next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
     game.undo(game_id, htmx=True)
     game.redo(game_id)
