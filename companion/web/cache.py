@@ -28,11 +28,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from contextvars import ContextVar
 
-from flask import Flask, current_app, get_template_attribute, has_request_context, session
-from flask_wtf.csrf import generate_csrf
+from flask import Flask, current_app, get_template_attribute, has_request_context
 from jinja2.runtime import Macro
 from markupsafe import Markup
 
+from companion.web.csrf import csrf_token
 from companion.web.i18n import translations
 
 PLACEHOLDER = "\x00csrf-token\x00"  # can't occur in rendered HTML
@@ -97,35 +97,6 @@ def with_token(html: str, version: int | None = None, house: str | None = None) 
         values[HOUSE] = house
     pieces[1::2] = [values.get(p, p) for p in pieces[1::2]]
     return "".join(pieces)
-
-
-# Signed CSRF tokens, by signing key and the session's secret (see `csrf_token`).
-_signed: dict[tuple[object, str], str] = {}
-SIGNED_KEPT = 4096
-
-
-def csrf_token() -> str:
-    """This browser session's CSRF token, signed once per session and key.
-
-    Flask-WTF's `generate_csrf` signs the session's secret again for every response, with
-    the time (some 70 µs a tap). The time is only checked against WTF_CSRF_TIME_LIMIT,
-    which create_app sets to None (a game night lasts longer than an hour): then a token
-    signed once for a session stays as valid as a new one, and is sent again. With a time
-    limit, every response gets a newly signed token, as Flask-WTF makes it.
-    """
-    config = current_app.config
-    if config.get("WTF_CSRF_TIME_LIMIT", 3600) is not None:
-        return str(generate_csrf())
-    field = config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
-    signer = config.get("WTF_CSRF_SECRET_KEY") or current_app.secret_key
-    secret = session.get(field)
-    token = _signed.get((signer, secret)) if isinstance(secret, str) else None
-    if token is None:
-        token = str(generate_csrf())  # makes the session's secret if it had none (or a bad one)
-        if len(_signed) >= SIGNED_KEPT:
-            _signed.clear()
-        _signed[(signer, session[field])] = token
-    return token
 
 
 def placeholder_token() -> str:

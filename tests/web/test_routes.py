@@ -1030,6 +1030,55 @@ def test_with_a_time_limit_each_answer_gets_a_newly_signed_token(csrf_app, monke
     assert client.post("/games", data=form | {"csrf_token": second}).status_code == 303
 
 
+@pytest.fixture
+def signature_checks(monkeypatch) -> list[object]:
+    """The tokens whose signature Flask-WTF verifies (its validate_csrf, still run)."""
+    import flask_wtf.csrf
+
+    checked: list[object] = []
+    real = flask_wtf.csrf.validate_csrf
+
+    def validate(data, *args, **kwargs):
+        checked.append(data)
+        return real(data, *args, **kwargs)
+
+    monkeypatch.setattr(flask_wtf.csrf, "validate_csrf", validate)
+    return checked
+
+
+def test_the_sessions_own_token_passes_without_its_signature_verified_again(
+    csrf_game, csrf_app, signature_checks
+):
+    tablet, phone = csrf_app.test_client(), csrf_app.test_client()
+    token = pages.csrf_meta(tablet.get("/games/new").get_data(as_text=True))
+    phone_token = pages.csrf_meta(phone.get("/games/new").get_data(as_text=True))
+    assert tablet.post("/games", data=SOLO_FORM | {"csrf_token": token}).status_code == 303
+    headers = {**HX, "X-CSRFToken": token}
+    assert tablet.post("/games", data=SOLO_FORM, headers=headers).status_code == 303
+    assert signature_checks == []
+    # Any other token goes through Flask-WTF: another session's, a forged or odd one.
+    for other in (phone_token, token[:-1] + "A", "é" * 12, ""):
+        response = tablet.post("/games", data=SOLO_FORM | {"csrf_token": other})
+        assert response.status_code == 400, other
+    assert signature_checks == [phone_token, token[:-1] + "A", "é" * 12, None]
+    tablet.application.config["WTF_CSRF_TIME_LIMIT"] = 3600  # tokens expire: all checked
+    assert tablet.post("/games", data=SOLO_FORM | {"csrf_token": token}).status_code == 303
+    assert signature_checks[-1] == token
+    assert csrf_game.game_count() == 3
+
+
+def test_over_https_every_token_is_checked_with_the_referrer(csrf_game, csrf_app, signature_checks):
+    client = csrf_app.test_client()
+    https = {"base_url": "https://table.local"}
+    token = pages.csrf_meta(client.get("/games/new", **https).get_data(as_text=True))
+    form = SOLO_FORM | {"csrf_token": token}
+    response = client.post("/games", data=form, **https)
+    assert response.status_code == 400  # Flask-WTF: the referrer header is missing
+    referred = {"Referer": "https://table.local/games/new"}
+    assert client.post("/games", data=form, headers=referred, **https).status_code == 303
+    assert signature_checks == [token, token]
+
+
 def test_gets_never_need_a_token(csrf_game, csrf_client):
     token = pages.csrf_meta(csrf_client.get("/games/new").get_data(as_text=True))
     game_id = csrf_game.create(SOLO_FORM | {"csrf_token": token})
