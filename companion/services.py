@@ -315,6 +315,18 @@ def _refused(game_id: int, expected: int) -> None:
         raise StaleVersion(game_id)
 
 
+def _record(game_id: int, seq: int, action: Action) -> Change:
+    values = {
+        "game": game_id,
+        "seq": seq,
+        "actor": "player",
+        "action": codec.encode(action),
+        "is_undone": False,
+        "now": _now(),
+    }
+    return _RECORD, values
+
+
 def _undone(game_id: int, seq: int, undone: bool) -> Change:
     return _MARK, {"game": game_id, "event": seq, "is_undone": undone}
 
@@ -331,19 +343,7 @@ def act(game_id: int, action: Action, expected_version: int | None, catalog: Cat
     if loaded.undone:  # a new intent drops the redo
         changes.append((_DROP_UNDONE, {"game": game_id}))
     seq = len(loaded.actions) + 1
-    changes.append(
-        (
-            _RECORD,
-            {
-                "game": game_id,
-                "seq": seq,
-                "actor": "player",
-                "action": codec.encode(action),
-                "is_undone": False,
-                "now": _now(),
-            },
-        )
-    )
+    changes.append(_record(game_id, seq, action))
     version = _store(game_id, loaded, state, *changes)
     kept = (loaded.state, *loaded.previous[: UNDO_DEPTH - 1])
     done = replace(

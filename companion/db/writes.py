@@ -73,12 +73,6 @@ class Prepared:
             self._compiled[dialect] = found
         return found
 
-    def parameters(
-        self, dialect: Dialect, values: Mapping[str, object]
-    ) -> Sequence[object] | Mapping[str, object]:
-        """`values` as the driver takes them for this statement."""
-        return self.compiled(dialect).bind(values)
-
 
 class Write:
     """One transaction on a pooled DB-API connection: `run` prepared statements, then

@@ -8,7 +8,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from companion import services
-from companion.web import cache, cards, csrf, games, scan
+from companion.web import cache, cards, games, scan
 from companion.web.htmx import add_vary
 
 
@@ -16,10 +16,6 @@ def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
     app.register_blueprint(games.bp)
     cache.install(app)
-    # Templates' csrf_token() is ours instead of Flask-WTF's (its global and its context
-    # processor, which this one comes after).
-    app.jinja_env.globals["csrf_token"] = csrf.csrf_token
-    app.context_processor(lambda: {"csrf_token": csrf.csrf_token})
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)
     app.after_request(add_vary)

@@ -110,7 +110,7 @@ def test_a_named_parameter_style_gets_a_mapping_with_the_dialects_conversions():
     dialect = psycopg2.dialect()  # type: ignore[no-untyped-call]  # PostgreSQL: %(name)s parameters, datetimes as they are
     compiled = services._RECORD.compiled(dialect)
     assert "%(seq)s" in compiled.sql and "RETURNING" not in compiled.sql
-    sent = services._RECORD.parameters(dialect, record(3))
+    sent = compiled.bind(record(3))
     assert isinstance(sent, dict)
     assert sent["now"] == WHEN and sent["seq"] == 3
     assert sent["action"] == '{"type": "PlaceAgent", "house": "p1", "space": "carthag", ' + (
