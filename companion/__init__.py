@@ -11,13 +11,13 @@ from typing import Any
 from flask import Flask
 from flask_babel import Babel
 from flask_migrate import Migrate
+from flask_wtf.csrf import CSRFProtect
 from htmx_flask import Htmx
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from companion.cards import default_root, load_catalog
 from companion.db import db
-from companion.web.csrf import CSRFProtect
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_SETS = ("base", "ix")  # the card sets a game may be played with
@@ -82,9 +82,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog"] = load_catalog(Path(app.config["CARD_DB_PATH"]), GAME_SETS)
 
     from companion.cards.cli import cards_cli
-    from companion.web import i18n, register
+    from companion.web import register
 
     register(app)
-    i18n.install(app)
     app.cli.add_command(cards_cli)
     return app

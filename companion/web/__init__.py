@@ -8,14 +8,13 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from companion import services
-from companion.web import cache, cards, games, scan
+from companion.web import cards, games, scan
 from companion.web.htmx import add_vary
 
 
 def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
     app.register_blueprint(games.bp)
-    cache.install(app)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)
     app.after_request(add_vary)

@@ -3,41 +3,35 @@
 from __future__ import annotations
 
 import secrets
-from typing import cast
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from jinja2_fragments.flask import render_block
+from flask_babel import get_locale
+from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import escape
 
 from companion import services
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
-from companion.web import forms, parts
-from companion.web.cache import (
-    HOUSE,
-    VERSION,
-    Fragments,
-    fragments,
-    piece,
-    placeholder_token,
-    render_cache,
-    with_token,
-)
+from companion.web import forms
 from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
-from companion.web.present import Page, page
+from companion.web.pagecache import PageCache
+from companion.web.present import page
 
 bp = Blueprint("games", __name__)
-bp.add_app_template_global(piece, "piece")
-bp.add_app_template_global(parts.board, "board")
-bp.add_app_template_global(parts.scoreboard, "scoreboard")
-bp.add_app_template_global(parts.game, "game")
-bp.add_app_template_global(parts.rivals_part, "rivals_part")
 TABLE = "games/table.html"
 FIX = "games/fix.html"
-URLS_KEPT = 256
+LIVE = "games/live.html"
+LIVE_BOARDS_KEPT = 64
+
+
+def live_boards() -> PageCache:
+    """The live view's boards by game version: every screen that follows a game asks for
+    its board once a second, and it only changes when the game does."""
+    kept: PageCache = current_app.extensions.setdefault("live_boards", PageCache(LIVE_BOARDS_KEPT))
+    return kept
 
 
 def catalog() -> Catalog:
@@ -45,69 +39,23 @@ def catalog() -> Catalog:
 
 
 def _context(view: services.GameView, error: str | None = None) -> dict[str, object]:
-    """What the table, corrections and live templates need. The CSRF token, the forms'
-    version and the acting house are placeholders put in per response (`with_token`), so
-    that rendered pages and parts can be reused; the game's URLs are built once, not once
-    per form."""
-    context: dict[str, object] = {
-        "p": page(view),
-        "parts": fragments(view.id, view.created),
-        "error": error,
-        "csrf_token": placeholder_token,
-        "form_version": VERSION,
-        "form_house": HOUSE,
-        **_urls(view.id),
+    """What the table, corrections and live templates need: the page's content, the
+    game's version its forms post, and the game's URLs."""
+    urls = {
+        f"{name}_url": url_for(f"games.{name}", game_id=view.id)
+        for name in ("act", "undo", "redo", "fix")
     }
-    context["macros"] = parts.Macros(context)
-    return context
-
-
-def _urls(game_id: int) -> dict[str, str]:
-    """The game's URLs its forms post to, built once per game (and script root)."""
-    known: dict[tuple[str, int], dict[str, str]] = current_app.extensions.setdefault(
-        "game_urls", {}
-    )
-    key = (request.script_root, game_id)
-    urls = known.get(key)
-    if urls is None:
-        if len(known) >= URLS_KEPT:
-            known.clear()
-        urls = known[key] = {
-            f"{name}_url": url_for(f"games.{name}", game_id=game_id)
-            for name in ("act", "undo", "redo", "fix")
-        }
-    return urls
-
-
-def _game_and_scoreboard(context: dict[str, object]) -> str:
-    """TABLE's blocks game and scoreboard_oob, put together without the template (its
-    context and block calls cost more than the parts that changed)."""
-    p = cast(Page, context["p"])
-    kept = cast(Fragments, context["parts"])
-    game = parts.game(p, kept, cast(parts.Macros, context["macros"]), cast(str, context["error"]))
-    return game + kept.get("scoreboard_oob", parts.scoreboard, p.score, kept, True)
-
-
-def _acting(view: services.GameView) -> str:
-    """The house whose turn it is: the house the Agent turn's forms post."""
-    return view.state.turn or ""
+    return {"p": page(view), "error": error, "version": view.version, **urls}
 
 
 def _table(
     view: services.GameView, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
-    htmx = is_htmx()
-
-    def render() -> str:
-        context = _context(view, error)
-        if htmx:
-            return _game_and_scoreboard(context)
-        return render_template(TABLE, **context)
-
-    if error is not None:  # error pages are one-offs: never cached
-        return with_token(render(), view.version, _acting(view)), status
-    key = ("table", view.id, view.created, view.version, htmx)
-    return render_cache().get(key, render, view.version, _acting(view)), status
+    """The table screen; for htmx, its game area and the out-of-band scoreboard."""
+    context = _context(view, error)
+    if is_htmx():
+        return render_blocks(TABLE, ["game", "scoreboard_oob"], **context), status
+    return render_template(TABLE, **context), status
 
 
 @bp.get("/")
@@ -161,7 +109,7 @@ def _fix(
 ) -> ResponseReturnValue:
     context = _context(view, error)
     html = render_block(FIX, "fix", **context) if is_htmx() else render_template(FIX, **context)
-    return with_token(html, view.version, _acting(view)), status
+    return html, status
 
 
 @bp.get("/games/<int:game_id>/fix")
@@ -233,11 +181,7 @@ def delete(game_id: int) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/live")
 def live(game_id: int) -> ResponseReturnValue:
     view = services.load(game_id, catalog())
-
-    def render() -> str:
-        return render_template("games/live.html", **_context(view))
-
-    return render_cache().get(("live", view.id, view.created, view.version), render)
+    return render_template(LIVE, **_context(view))
 
 
 @bp.get("/games/<int:game_id>/live/board")
@@ -245,8 +189,5 @@ def live_board(game_id: int) -> ResponseReturnValue:
     if request.args.get("v") == str(services.current_version(game_id)):
         return "", 204  # unchanged: htmx keeps the page as it is
     view = services.load(game_id, catalog())
-
-    def render() -> str:
-        return render_block("games/live.html", "live", **_context(view))
-
-    return render_cache().get(("live_board", view.id, view.created, view.version), render)
+    key = (view.id, view.created, view.version, str(get_locale()))
+    return live_boards().get(key, lambda: render_block(LIVE, "live", **_context(view)))

@@ -17,7 +17,6 @@ from companion.rules.actions import Action, Choose, Freighter, PlaceAgent, Revea
 from companion.rules.engine import apply
 from companion.rules.state import GameState, Posted
 from companion.services import GameView
-from companion.web.parts import Macros
 from companion.web.present import Page, page
 from tests.rules.helpers import house, idle_rivals, place, vacate
 from tests.rules.ix_helpers import SPARE_TILES, ix_solo, ix_two_player, tiles
@@ -107,7 +106,7 @@ def test_dreadnought_buttons_commission_and_deploy(game):
     p1 = game.state(game_id).house("p1")
     assert (p1.dn_garrison, p1.dn_conflict) == (0, 1)
     body = game.page(game_id)
-    assert "<th>Dread&#173;noughts</th>" in body  # the Conflict panel counts units
+    assert "<th>Dread\u00adnoughts</th>" in body  # the Conflict panel counts units
     again = game.act(game_id, action="dreadnought", house="p1", op="deploy")
     assert again.status_code == 422
     assert "No dreadnought in the garrison." in again.get_data(as_text=True)
@@ -147,7 +146,10 @@ def test_rival_panels_show_their_ix_pieces_and_tiles(app):
 def test_a_dreadnought_on_a_flag_shows_on_its_space(app):
     """IX p.6: a dreadnought on a Control flag controls the space and covers the marker."""
     s = replace(ix_solo(), posted={"carthag": Posted("r1", 1)}, control={"carthag": "p1"})
-    space = next(v for v in _page(app, s).spaces["city"] if v.id == "carthag")
+    cities = [
+        spaces for column in _page(app, s).board for area, _, spaces in column if area == "city"
+    ]
+    space = next(v for v in cities[0] if v.id == "carthag")
     assert space.dreadnought is not None and space.dreadnought.name == "Rival A"
     assert space.controller is not None and space.controller.name == "Rival A"
     assert space.covered is not None and space.covered.name == "You"
@@ -206,9 +208,9 @@ def test_the_negotiators_question_says_how_many_may_come_back(app):
     s = apply(s, Tech("p1", "acquire", s.tech_stacks[0][0]))
     p = _page(app, s).prompt
     assert p is not None and p.kind == "negotiators_back"
-    context = {"act_url": "/act", "csrf_token": lambda: "", "form_version": 0, "form_house": ""}
     with app.test_request_context():
-        html = Macros(context).call("prompt", p)
+        template = app.jinja_env.get_template("games/_panels.html")
+        html = str(template.make_module({"act_url": "/act", "version": 0}).prompt(p))
     assert "A number from 0 to 2." in html
     assert 'min="0" max="2"' in html
 

@@ -993,11 +993,9 @@ def test_each_session_gets_its_own_token_in_the_same_cached_page(csrf_game, csrf
     assert phone.post(form.action, data=form.fields).status_code == 303
 
 
-def test_a_session_keeps_its_signed_token_while_tokens_have_no_time_limit(
-    csrf_game, csrf_app, monkeypatch
-):
-    """create_app sets no time limit, so a token signed once stays valid: every answer of a
-    session sends the same one (signing it anew cost each tap some 70 µs)."""
+def test_a_token_stays_valid_all_night_without_a_time_limit(csrf_game, csrf_app, monkeypatch):
+    """create_app sets no time limit (a game night lasts longer than an hour): a page left
+    open for a day still posts."""
     assert csrf_app.config["WTF_CSRF_TIME_LIMIT"] is None
     clock = [1_800_000_000]
     monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda self: clock[0])
@@ -1005,14 +1003,16 @@ def test_a_session_keeps_its_signed_token_while_tokens_have_no_time_limit(
     token = pages.csrf_meta(tablet.get("/games/new").get_data(as_text=True))
     csrf_game.client = tablet
     game_id = csrf_game.create(SOLO_FORM | {"csrf_token": token})
-    clock[0] += 86_400  # a day later: the same token, and it still passes
     page = tablet.get(f"/games/{game_id}").get_data(as_text=True)
-    assert pages.csrf_meta(page) == token
     form = pages.action_forms(page, action="place")[0]
+    clock[0] += 86_400  # a day later, the page's token still passes
     response = tablet.post(form.attrs["hx-post"], data=form.fields, headers=HX)
     assert response.status_code == 200
-    answer = response.get_data(as_text=True)
-    assert {f.fields["csrf_token"] for f in pages.forms(answer) if f.method == "post"} == {token}
+    # and a token from the first page too
+    answer = tablet.get(f"/games/{game_id}").get_data(as_text=True)
+    form = pages.action_forms(answer, action="reveal")[0]
+    response = tablet.post(form.attrs["hx-post"], data={**form.fields, "csrf_token": token})
+    assert response.status_code == 303
 
 
 def test_with_a_time_limit_each_answer_gets_a_newly_signed_token(csrf_app, monkeypatch):
@@ -1030,44 +1030,21 @@ def test_with_a_time_limit_each_answer_gets_a_newly_signed_token(csrf_app, monke
     assert client.post("/games", data=form | {"csrf_token": second}).status_code == 303
 
 
-@pytest.fixture
-def signature_checks(monkeypatch) -> list[object]:
-    """The tokens whose signature Flask-WTF verifies (its validate_csrf, still run)."""
-    import flask_wtf.csrf
-
-    checked: list[object] = []
-    real = flask_wtf.csrf.validate_csrf
-
-    def validate(data, *args, **kwargs):
-        checked.append(data)
-        return real(data, *args, **kwargs)
-
-    monkeypatch.setattr(flask_wtf.csrf, "validate_csrf", validate)
-    return checked
-
-
-def test_the_sessions_own_token_passes_without_its_signature_verified_again(
-    csrf_game, csrf_app, signature_checks
-):
+def test_a_token_of_another_session_or_forged_is_refused(csrf_game, csrf_app):
     tablet, phone = csrf_app.test_client(), csrf_app.test_client()
     token = pages.csrf_meta(tablet.get("/games/new").get_data(as_text=True))
     phone_token = pages.csrf_meta(phone.get("/games/new").get_data(as_text=True))
     assert tablet.post("/games", data=SOLO_FORM | {"csrf_token": token}).status_code == 303
     headers = {**HX, "X-CSRFToken": token}
     assert tablet.post("/games", data=SOLO_FORM, headers=headers).status_code == 303
-    assert signature_checks == []
-    # Any other token goes through Flask-WTF: another session's, a forged or odd one.
-    for other in (phone_token, token[:-1] + "A", "é" * 12, ""):
+    forged = token[:-5] + ("x" if token[-5] != "x" else "y") + token[-4:]  # signature changed
+    for other in (phone_token, forged, "é" * 12, ""):
         response = tablet.post("/games", data=SOLO_FORM | {"csrf_token": other})
         assert response.status_code == 400, other
-    assert signature_checks == [phone_token, token[:-1] + "A", "é" * 12, None]
-    tablet.application.config["WTF_CSRF_TIME_LIMIT"] = 3600  # tokens expire: all checked
-    assert tablet.post("/games", data=SOLO_FORM | {"csrf_token": token}).status_code == 303
-    assert signature_checks[-1] == token
-    assert csrf_game.game_count() == 3
+    assert csrf_game.game_count() == 2
 
 
-def test_over_https_every_token_is_checked_with_the_referrer(csrf_game, csrf_app, signature_checks):
+def test_over_https_every_token_is_checked_with_the_referrer(csrf_game, csrf_app):
     client = csrf_app.test_client()
     https = {"base_url": "https://table.local"}
     token = pages.csrf_meta(client.get("/games/new", **https).get_data(as_text=True))
@@ -1076,7 +1053,6 @@ def test_over_https_every_token_is_checked_with_the_referrer(csrf_game, csrf_app
     assert response.status_code == 400  # Flask-WTF: the referrer header is missing
     referred = {"Referer": "https://table.local/games/new"}
     assert client.post("/games", data=form, headers=referred, **https).status_code == 303
-    assert signature_checks == [token, token]
 
 
 def test_gets_never_need_a_token(csrf_game, csrf_client):

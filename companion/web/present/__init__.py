@@ -1,0 +1,50 @@
+"""Everything a game page shows, computed from a GameView so that templates stay dumb."""
+
+from __future__ import annotations
+
+from companion.rules.scoring import final_ranking
+from companion.services import GameView
+from companion.web.present import panels
+from companion.web.present.board import board
+from companion.web.present.prompts import prompt_view
+from companion.web.present.story import banner, newest_lines, phase_name, rival_turns
+from companion.web.present.views import Chip, ConflictView, Page, SpaceView
+
+__all__ = ["Chip", "ConflictView", "Page", "SpaceView", "page"]
+
+LOG_LINES = 60  # the table shows the newest lines; the whole log stays in the state
+
+
+def page(view: GameView) -> Page:
+    """The table screen's content (the live view and the Fix page show parts of it)."""
+    state = view.state
+    headline, detail, acting = banner(state)
+    turns, other = rival_turns(state)
+    columns = board(state)
+    return Page(
+        view=view,
+        state=state,
+        banner=headline,
+        banner_detail=detail,
+        acting=acting,
+        prompt=prompt_view(state),
+        phase=phase_name(state.phase),
+        board=columns,
+        voice_spaces=tuple(
+            (space.id, space.name)
+            for column in columns
+            for _area, _label, spaces in column
+            for space in spaces
+            if not space.occupant and not space.voice
+        ),
+        rival_turns=turns,
+        just_now=other,
+        log=newest_lines(state, LOG_LINES),
+        conflict=panels.conflict(state),
+        standings=final_ranking(state) if state.phase == "ended" else [],
+        score=panels.score(state),
+        rivals=panels.rivals(state),
+        purchases=panels.purchases(state),
+        tech=panels.tech(state, acting),
+        ix_turn=panels.ix_turn(state, acting),
+    )

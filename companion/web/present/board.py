@@ -1,0 +1,122 @@
+"""The board map: each space with its fixed words and what lies on it now."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from companion.cards.search import resources_text
+from companion.rules.catalog import FACTION_NAMES, SpaceDef
+from companion.rules.engine import mentat_cost, space_problems
+from companion.rules.state import GameState
+from companion.web.present.views import Chip, SpaceView, chip
+
+AREAS = (
+    ("emperor", _l("Emperor")),
+    ("spacing_guild", _l("Spacing Guild")),
+    ("bene_gesserit", _l("Bene Gesserit")),
+    ("fremen", _l("Fremen")),
+    ("landsraad", _l("Landsraad")),
+    ("choam", _l("CHOAM")),
+    ("city", _l("Cities")),
+    ("desert", _l("Desert")),
+)
+# The board's three columns, as on the printed board: the Factions, the Landsraad and
+# CHOAM, then Arrakis.
+BOARD_COLUMNS = (
+    ("emperor", "spacing_guild", "bene_gesserit", "fremen"),
+    ("landsraad", "choam"),
+    ("city", "desert"),
+)
+Board = tuple[tuple[tuple[str, str, tuple[SpaceView, ...]], ...], ...]
+
+
+def area_of(space: SpaceDef) -> str:
+    if space.icon == "spice_trade":
+        return "desert" if space.maker else "choam"
+    return space.faction or space.icon
+
+
+def cost_text(space: SpaceDef, state: GameState) -> str:
+    if space.id == "mentat":
+        return f"{mentat_cost(state.setup)} Solari"
+    if space.cost_note:
+        return space.cost_note
+    return resources_text(space.cost, "")
+
+
+def requirement_text(space: SpaceDef) -> str:
+    return ", ".join(
+        _("%(n)s %(faction)s Influence", n=n, faction=FACTION_NAMES.get(f, f))
+        for f, n in space.requires_influence.items()
+    )
+
+
+def control_bonus_text(space: SpaceDef) -> str:
+    bonus = space.control_bonus
+    if not bonus:
+        return ""
+    if bonus.solari:
+        return str(_("%(n)s Solari", n=bonus.solari))
+    return str(_("%(n)s spice", n=bonus.spice))
+
+
+def board(state: GameState) -> Board:
+    """The board's columns of areas, each area with its spaces (an area with none in the
+    game's sets is left out)."""
+    by_area: dict[str, list[SpaceView]] = {area: [] for area, _label in AREAS}
+    for space in spaces(state):
+        by_area[space.area].append(space)
+    labels = dict(AREAS)
+    return tuple(
+        tuple((area, str(labels[area]), tuple(by_area[area])) for area in column if by_area[area])
+        for column in BOARD_COLUMNS
+    )
+
+
+def spaces(state: GameState) -> list[SpaceView]:
+    """Every space of the game's board; on a player's Agent turn, with why each one can't
+    be used (None where it can)."""
+    acting = state.house(state.turn) if state.turn else None
+    human_turn = acting is not None and acting.is_human and state.prompt is None
+    problems = space_problems(state, acting.id) if human_turn and acting else {}
+    # Infiltration [IX p.7]: an occupied space the acting player may still enter.
+    infiltrable = (
+        {s for s, why in space_problems(state, acting.id, infiltrate=True).items() if why is None}
+        if state.ix and human_turn and acting
+        else set()
+    )
+    chips = {h.id: chip(h) for h in state.houses}
+    infiltrators: dict[str, list[Chip]] = {}
+    for space_id, house_id in state.infiltrators:
+        infiltrators.setdefault(space_id, []).append(chips[house_id])
+
+    def chip_of(house_id: str | None) -> Chip | None:
+        return chips[house_id] if house_id else None
+
+    views = []
+    for space in state.catalog.board(state.setup.sets).values():
+        post = state.posted.get(space.id)
+        problem = problems.get(space.id) if human_turn else None
+        views.append(
+            SpaceView(
+                id=space.id,
+                name=space.name,
+                area=area_of(space),
+                cost=cost_text(space, state),
+                requirement=requirement_text(space),
+                occupant=chip_of(state.occupants.get(space.id)),
+                bonus_spice=state.bonus_spice.get(space.id) if space.maker else None,
+                controller=chip_of(post.house if post else state.control.get(space.id)),
+                control_bonus=control_bonus_text(space),
+                combat=space.combat,
+                voice=chip_of(state.voice.get(space.id)),
+                problem=problem,
+                tappable=human_turn and problem is None,
+                dreadnought=chip_of(post.house) if post else None,
+                covered=chip_of(state.control.get(space.id)) if post else None,
+                infiltrators=tuple(infiltrators.get(space.id, ())),
+                infiltrate=space.id in infiltrable,
+            )
+        )
+    return views

@@ -1,0 +1,255 @@
+"""The side panels: score and Influence, the Conflict, the rivals, the Tech tiles and the
+cards bought."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from companion.rules.catalog import FACTION_NAMES, FACTIONS, ConflictDef
+from companion.rules.engine import strengths, swordmaster_round
+from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
+from companion.web.present.prompts import reward_text
+from companion.web.present.views import (
+    Chip,
+    ConflictView,
+    IxHouseView,
+    IxTurnView,
+    RivalView,
+    ScoreView,
+    StackView,
+    TechView,
+    chip,
+)
+
+PLACES = {"first": _l("1st"), "second": _l("2nd"), "third": _l("3rd")}
+VP_SOURCES = {
+    "conflict": _l("Conflict"),
+    "influence": _l("2 Influence"),
+    "alliance": _l("Alliance"),
+    "exchange": _l("Exchange"),
+    "card": _l("Card"),
+    "endgame": _l("Endgame"),
+    "manual": _l("Correction"),
+    "tech": _l("Tech"),
+}
+Purchases = tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
+
+
+def short_labels(houses: Sequence[Chip]) -> dict[Chip, str]:
+    """A label of at most three characters per house for the Influence table's narrow
+    columns, different for each house: the name's first three characters ("Ann", "Lef");
+    where two names share them, the initials ("Player 1" and "Player 2": "P1", "P2"); where
+    those are shared too, the first letter and the seat ("A1", "A2")."""
+    first = [h.name.strip()[:3] for h in houses]
+    labels = [
+        label if first.count(label) == 1 else "".join(w[0] for w in h.name.split())[:3]
+        for h, label in zip(houses, first, strict=True)
+    ]
+    if len(set(labels)) < len(labels) or "" in labels:
+        labels = [f"{h.name.strip()[:1]}{seat}" for seat, h in enumerate(houses, 1)]
+    return dict(zip(houses, labels, strict=True))
+
+
+def score(state: GameState) -> ScoreView:
+    """Each house's VP with its ledger, and the Influence tracks with the Alliances."""
+    ledger: dict[str, list[tuple[int, str, str, str]]] = {h.id: [] for h in state.houses}
+    for entry in state.ledger:
+        source = VP_SOURCES.get(entry.source)
+        note = FACTION_NAMES.get(entry.note, entry.note.replace("_", " "))
+        ledger[entry.house].append(
+            (entry.round, str(source or entry.source), note, f"{entry.delta:+d}")
+        )
+    chips = [chip(h) for h in state.houses]
+    labels = short_labels(chips)
+    influence = []
+    for faction in FACTIONS:
+        holder = state.alliances.get(faction)
+        ally = chip(state.house(holder)) if holder else None
+        influence.append(
+            (
+                faction,
+                FACTION_NAMES[faction],
+                tuple(h.inf(faction) for h in state.houses),
+                ally,
+                labels[ally] if ally else "",
+            )
+        )
+    return ScoreView(
+        vp=tuple((chip(h), h.vp, tuple(ledger[h.id])) for h in state.houses if h.kind != "hagal"),
+        houses=tuple((c, labels[c]) for c in chips),
+        influence=tuple(influence),
+    )
+
+
+def conflict(state: GameState) -> ConflictView | None:
+    """This round's Conflict: its rewards, each house's strength, the swords revealed."""
+    if state.conflict is None:
+        return None
+    card = state.catalog.conflicts[state.conflict]
+    swords = []
+    for entry in reversed(state.log):  # only this round's entries: stop at the previous one
+        if entry.round != state.round:
+            break
+        if entry.kind == "swords":
+            swords.append(entry)
+    swords.reverse()
+    strength = strengths(state)
+    combat = state.phase == "combat"
+    return ConflictView(
+        card_id=card.id,
+        name=card.name,
+        level="I" * card.level,
+        rewards=rewards(card, state),
+        remaining=len(state.conflict_deck),
+        rows=tuple(
+            (
+                chip(h),
+                "" if h.is_human else str(h.troops),
+                "" if h.is_human else str(h.swords),
+                str(strength[h.id]) if combat or not h.is_human else "",
+                str(h.dn_conflict),
+            )
+            for h in state.houses
+        ),
+        swords=tuple(
+            (
+                chip(state.house(entry.house or "")),
+                state.catalog.hagal[str(entry.data["card"])].name,
+                int(str(entry.data["swords"])),
+            )
+            for entry in swords
+        ),
+        ix=state.ix,
+    )
+
+
+def rewards(card: ConflictDef, state: GameState) -> tuple[tuple[str, str], ...]:
+    """A Conflict card's rewards in words."""
+    return tuple(
+        (str(PLACES[place]), reward_text(getattr(card, place), state))
+        for place in ("first", "second", "third")
+    )
+
+
+def rivals(state: GameState) -> tuple[RivalView, ...]:
+    """One panel per rival (House Hagal in a two-player game has no resources)."""
+    comes = swordmaster_round(state.setup)
+    later = _("round %(n)s", n=comes) if comes else ""
+    leaders = state.catalog.leaders
+    return tuple(
+        RivalView(
+            chip=chip(h),
+            leader=h.leader,
+            leader_name=leaders[h.leader].name if h.leader else "",
+            rows=_rival_rows(h, later),
+            ix=ix_house(state, h) if state.ix else None,
+        )
+        for h in state.rivals
+    )
+
+
+def _rival_rows(house: House, swordmaster_later: str) -> tuple[tuple[str, object], ...]:
+    rows: list[tuple[str, object]] = [
+        (_("Agents left"), f"{house.agents_left} / {house.agents + (1 if house.mentat else 0)}"),
+        (_("Garrison"), house.garrison),
+        (_("In Conflict"), house.troops),
+    ]
+    if house.kind == "rival":  # a solo Rival
+        rows += [
+            (_("Solari"), house.solari),
+            (_("Spice"), house.spice),
+            (_("Water"), house.water),
+            (_("Intrigue"), house.intrigue),
+            ("VP", house.vp),
+            (_("Swordmaster"), _("yes") if house.swordmaster else swordmaster_later),
+        ]
+    if house.mentat:
+        rows.append((_("Mentat"), _("this round")))
+    return tuple(rows)
+
+
+def ix_house(state: GameState, house: House) -> IxHouseView:
+    tech = state.catalog.tech
+    return IxHouseView(
+        id=house.id,
+        chip=chip(house),
+        is_human=house.is_human,
+        freighter=house.freighter,
+        dn_garrison=house.dn_garrison,
+        dn_conflict=house.dn_conflict,
+        dn_posted=house.dn_posted,
+        dn_supply=house.dn_supply,
+        negotiators=house.negotiators,
+        tech=tuple((t, tech[t].name, t in house.flipped) for t in house.tech),
+    )
+
+
+def open_for_players(state: GameState) -> bool:
+    """Players may use their cards' Rise of Ix icons: no question waits, the game goes on."""
+    return state.prompt is None and state.phase != "ended"
+
+
+def tech(state: GameState, acting: House | None) -> TechView | None:
+    """The Tech stacks and the players' Rise of Ix pieces [IX pp.4-6]."""
+    if not state.ix:
+        return None
+    open_ = open_for_players(state)
+    if not open_:
+        buyers: tuple[House, ...] = ()
+    elif acting is not None and acting.is_human:
+        buyers = (acting,)
+    else:
+        buyers = state.humans
+    return TechView(
+        stacks=tuple(
+            _stack(state, number, stack) for number, stack in enumerate(state.tech_stacks, 1)
+        ),
+        trashed=len(state.tech_trash),
+        solo=state.setup.mode == "solo",
+        buyers=tuple((h.id, chip(h)) for h in buyers),
+        players=tuple(ix_house(state, h) for h in state.humans),
+        can_trash=open_,
+    )
+
+
+def _stack(state: GameState, number: int, stack: Sequence[str]) -> StackView:
+    top = stack[0] if stack else ""
+    known = state.catalog.tech.get(top)
+    return StackView(
+        number=number,
+        tile=top,
+        name=known.name if known else "",
+        cost=known.cost if known else 0,
+        hagal_mark=bool(known and known.hagal_ok),
+        left=len(stack),
+        unknown=top == UNKNOWN_TILE,
+    )
+
+
+def ix_turn(state: GameState, acting: House | None) -> IxTurnView | None:
+    """The acting player's Freighter and dreadnought buttons [IX pp.5-6]."""
+    if not state.ix or acting is None or not acting.is_human or not open_for_players(state):
+        return None
+    return IxTurnView(
+        freighter=acting.freighter,
+        advance=acting.freighter < TRACK_TOP,
+        recall=acting.freighter > 0,
+        commission=acting.dn_supply > 0,
+        deploy=acting.dn_garrison > 0 and state.phase == "agents",
+    )
+
+
+def purchases(state: GameState) -> Purchases:
+    """The players' bought cards: per player who bought any, name, copy, Acquire reminder
+    and round."""
+    bought: dict[str, list[tuple[str, int, str, int]]] = {h.id: [] for h in state.humans}
+    for acquisition in state.acquisitions:
+        card = state.catalog.cards.get(acquisition.card)
+        if card is not None and acquisition.house in bought:
+            bought[acquisition.house].append(
+                (card.name, acquisition.copy, card.acquire, acquisition.round)
+            )
+    return tuple((chip(h), tuple(bought[h.id])) for h in state.humans if bought[h.id])

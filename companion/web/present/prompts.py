@@ -1,0 +1,230 @@
+"""The engine's questions to the table, in words: one function per kind of question,
+each giving the question and a label per answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask_babel import LazyString
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from companion.cards.search import resources_text
+from companion.cards.search import reward_text as cards_reward_text
+from companion.rules.catalog import FACTION_NAMES, Reward
+from companion.rules.ix import NONE, SKIP
+from companion.rules.state import TRACK_TOP, GameState, House, Prompt
+from companion.web.present.views import PromptView
+
+Labels = list[tuple[str, str]]
+Wording = tuple[str, Labels]
+
+
+def reward_text(reward: Reward, state: GameState) -> str:
+    """A reward in words, as the rules lookup words it."""
+    return cards_reward_text(reward, {s: space.name for s, space in state.catalog.spaces.items()})
+
+
+def prompt_view(state: GameState) -> PromptView | None:
+    """The question waiting for an answer, if any."""
+    question = state.prompt
+    if question is None:
+        return None
+    who = state.house(question.house)
+    word = _WORDINGS.get(question.kind)
+    if word is None:
+        text, labels = question.kind, [(o, o) for o in question.options]
+    else:
+        text, labels = word(state, who, question)
+    return PromptView(
+        question.kind,
+        text,
+        state.house(question.decider).name,
+        question.number,
+        question.minimum,
+        question.maximum,
+        question.default,
+        labels,
+    )
+
+
+def _influence(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _(
+        "%(house)s: choose the Faction for +%(n)s Influence.", house=who.name, n=question.task.n
+    )
+    return text, _factions(question)
+
+
+def _rival_influence(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _(
+        "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s "
+        "Influence (rulebook p.20: you decide).",
+        house=who.name,
+        n=question.task.n,
+    )
+    return text, _factions(question)
+
+
+def _factions(question: Prompt) -> Labels:
+    return [(o, FACTION_NAMES.get(o, o)) for o in question.options]
+
+
+def _rival_reward(state: GameState, who: House, question: Prompt) -> Wording:
+    reward = getattr(state.catalog.conflicts[state.conflict or ""], question.task.ref)
+    labels = [(o, reward_text(reward.options[int(o)], state)) for o in question.options]
+    return _("Choose %(house)s's reward (rulebook p.20: you decide).", house=who.name), labels
+
+
+def _alliance(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _(
+        "Several houses could take the Alliance %(house)s lost: choose who takes it "
+        "(FAQ: Alliance).",
+        house=who.name,
+    )
+    return text, [(o, state.house(o).name) for o in question.options]
+
+
+def _hagal_card(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _("Reveal the top House Hagal card for %(house)s. Which card is it?", house=who.name)
+    return text, [(o, state.catalog.hagal[o].name) for o in question.options]
+
+
+def _conflict_card(state: GameState, who: House, question: Prompt) -> Wording:
+    conflicts = state.catalog.conflicts
+    labels = [
+        (o, f"{conflicts[o].name} ({reward_text(conflicts[o].first, state)})")
+        for o in question.options
+    ]
+    return _("Reveal the top Conflict card. Which one is it?"), labels
+
+
+# Rise of Ix [IX pp.4-6, 9]
+
+
+def _tech_tile(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _(
+        "Turn up the next Tech tile of stack %(n)s. Which tile is it?", n=int(question.task.ref) + 1
+    )
+    return text, [(o, state.catalog.tech[o].name) for o in question.options]
+
+
+def _tech(state: GameState, who: House, question: Prompt) -> Wording:
+    discount = question.task.n
+    off = _(" (%(n)s spice off)", n=discount) if discount else ""
+    text = _(
+        "%(house)s acquires a Tech tile%(off)s: which face-up tile did you buy?",
+        house=who.name,
+        off=off,
+    )
+
+    def tile(option: str) -> str:
+        if option == NONE:
+            return str(_("None"))
+        found = state.catalog.tech[option]
+        return str(_("%(tile)s (%(cost)s spice)", tile=found.name, cost=found.cost))
+
+    return text, [(o, tile(o)) for o in question.options]
+
+
+def _freighter(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _(
+        "%(house)s: a Freighter icon. Advance the Freighter or recall it (step %(n)s of %(top)s)?",
+        house=who.name,
+        n=who.freighter,
+        top=TRACK_TOP,
+    )
+    names = {
+        "advance": _("Advance to step %(n)s", n=who.freighter + 1),
+        "recall": _("Recall from step %(n)s", n=who.freighter),
+        SKIP: _("Neither"),
+    }
+    return text, [(o, names[o]) for o in question.options]
+
+
+def _post(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _(
+        "%(house)s won with a dreadnought: which space does it take control of, "
+        "until the end of the next Combat?",
+        house=who.name,
+    )
+
+    def label(option: str) -> str:
+        if option == "detonate":
+            return str(_("Detonation Devices: supply, +1 VP"))
+        return state.catalog.spaces[option].name
+
+    return text, [(o, label(o)) for o in question.options]
+
+
+def _offer(state: GameState, who: House, question: Prompt) -> Wording:
+    """A reward's purchase, such as Economic Supremacy's."""
+    conflict = state.catalog.conflicts[state.conflict or ""]
+    offer = getattr(conflict, question.task.ref).offers[question.task.n]
+    text = _(
+        "%(house)s: do you pay %(cost)s for %(vp)s VP (%(conflict)s)?",
+        house=who.name,
+        cost=resources_text(offer.cost),
+        vp=offer.vp,
+        conflict=conflict.name,
+    )
+    names = {"yes": _("Yes, paid"), "no": _("No")}
+    return text, [(o, names[o]) for o in question.options]
+
+
+# Questions worded by a template with the house's name, and their answers' names.
+_FIXED: dict[str, tuple[LazyString, dict[str, LazyString]]] = {
+    "strength": (
+        _l(
+            "Combat: enter %(house)s's strength on the Combat track (0 without troops "
+            "in the Conflict)."
+        ),
+        {},
+    ),
+    "expert_strength": (
+        _l(
+            "Expert deployment: a Rival leads by 4 or more. What is %(house)s's strength "
+            "on the Combat track right now?"
+        ),
+        {},
+    ),
+    "negotiators_back": (
+        _l(
+            "%(house)s: how many Negotiators do you return from Ix to supply? Each one "
+            "takes 1 spice off the price."
+        ),
+        {},
+    ),
+    "tech_negotiation": (
+        _l("%(house)s on Tech Negotiation: acquire Tech (1 spice off) or send a Negotiator?"),
+        {"tech": _l("Acquire Tech"), "negotiator": _l("Negotiator to Ix"), SKIP: _l("Neither")},
+    ),
+    "shipping_first": (
+        _l("%(house)s: Freighter recalled. First step: Dividends or 2 spice?"),
+        {"dividends": _l("Dividends: 5 Solari, 1 to each opponent"), "spice": _l("2 spice")},
+    ),
+    "commission": (
+        _l("%(house)s: commission a dreadnought from supply to your garrison?"),
+        {"yes": _l("Yes"), "no": _l("No")},
+    ),
+}
+
+
+def _fixed(state: GameState, who: House, question: Prompt) -> Wording:
+    template, names = _FIXED[question.kind]
+    return str(template) % {"house": who.name}, [(o, str(names[o])) for o in question.options]
+
+
+_WORDINGS: dict[str, Callable[[GameState, House, Prompt], Wording]] = {
+    **dict.fromkeys(_FIXED, _fixed),
+    "influence": _influence,
+    "rival_influence": _rival_influence,
+    "rival_reward": _rival_reward,
+    "alliance": _alliance,
+    "hagal_card": _hagal_card,
+    "conflict_card": _conflict_card,
+    "tech_tile": _tech_tile,
+    "tech": _tech,
+    "freighter": _freighter,
+    "post": _post,
+    "offer": _offer,
+}

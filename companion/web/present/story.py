@@ -1,0 +1,133 @@
+"""What just happened and what happens now: the banner, the rival turns the last tap
+triggered, and the game log in the reader's language."""
+
+from __future__ import annotations
+
+from flask_babel import get_translations
+from flask_babel import gettext as _
+
+from companion.rules.state import Entry, GameState, House
+from companion.rules.text import describe
+from companion.web.present.views import RivalTurn
+
+# Log lines that belong to the rival turn they follow.
+RIVAL_TURN_KINDS = frozenset(
+    {
+        "influence",
+        "influence_choice",
+        "recruit",
+        "deploy",
+        "expert_hold",
+        "signet",
+        "rival_harvest",
+        "control_bonus",
+        "exchange",
+        "alliance",
+        # Rise of Ix
+        "agent_infiltrate",
+        "deploy_units",
+        "freighter",
+        "freighter_recall",
+        "dividends",
+        "transports",
+        "tech",
+        "tech_paid",
+        "tech_none",
+        "tech_up",
+        "tech_trash_unmarked",
+        "negotiator",
+        "tech_flip",
+        "tech_income",
+        "commission",
+    }
+)
+
+
+def sentence(entry: Entry, state: GameState) -> str:
+    """A log entry in the reader's language (the template is the message id)."""
+    template, values = describe(entry, state)
+    translated: str = get_translations().ugettext(template)
+    try:
+        return translated % values
+    except (KeyError, TypeError, ValueError):
+        return translated
+
+
+def newest_lines(state: GameState, count: int) -> tuple[tuple[int, str], ...]:
+    """The newest `count` lines of the log, newest first, as (round, sentence)."""
+    return tuple((entry.round, sentence(entry, state)) for entry in reversed(state.log[-count:]))
+
+
+def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
+    """The rival turns the last action triggered, and every other line it logged."""
+    turns: list[RivalTurn] = []
+    other: list[str] = []
+    skipped: list[str] = []
+    current: RivalTurn | None = None
+    for entry in state.last_entries:
+        if entry.kind == "hagal_skip":
+            skipped.append(sentence(entry, state))
+            continue
+        if entry.kind == "rival_agent":
+            card = state.catalog.hagal[str(entry.data["card"])]
+            space = state.catalog.spaces[str(entry.data["space"])]
+            current = RivalTurn(
+                state.house(entry.house or ""), card.id, card.name, card.swords, space.name, skipped
+            )
+            skipped = []
+            turns.append(current)
+            continue
+        if current is not None and entry.kind in RIVAL_TURN_KINDS:
+            if entry.kind != "influence_choice":
+                current.lines.append(sentence(entry, state))
+            continue
+        current = None
+        other.extend(skipped)
+        skipped = []
+        other.append(sentence(entry, state))
+    other.extend(skipped)
+    return turns, other
+
+
+def phase_name(phase: str) -> str:
+    names = {
+        "round_start": _("Round start"),
+        "agents": _("Phase 2: Player turns"),
+        "combat": _("Phase 3: Combat"),
+        "makers": _("Phase 4: Makers"),
+        "recall": _("Phase 5: Recall"),
+    }
+    return str(names.get(phase) or _("Game over"))
+
+
+def banner(state: GameState) -> tuple[str, str, House | None]:
+    """The banner's headline and detail, and the house that acts now (if any)."""
+    if state.phase == "ended":
+        return (
+            _("The game is over."),
+            _("Play Endgame Intrigue cards, then see the standings."),
+            None,
+        )
+    if state.prompt is not None:
+        decider = state.house(state.prompt.decider)
+        return _("%(house)s, answer the question below.", house=decider.name), "", decider
+    if state.phase == "agents" and state.turn:
+        house = state.house(state.turn)
+        if house.is_human:
+            return _agent_turn_banner(house, state.round)
+    return _("Round %(round)s", round=state.round), "", None
+
+
+def _agent_turn_banner(house: House, round_number: int) -> tuple[str, str, House]:
+    if house.agents_left > 0:
+        headline = _("%(house)s: your turn, Round %(round)s.", house=house.name, round=round_number)
+        detail = _(
+            "Tap the space where you sent an Agent (%(n)s left), or take your Reveal turn.",
+            n=house.agents_left,
+        )
+        return headline, detail, house
+    return (
+        _("%(house)s: take your Reveal turn.", house=house.name),
+        _("No Agent left this round."),
+        house,
+    )

@@ -1,0 +1,207 @@
+"""The frozen views the game templates show: one per board space and side panel."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from flask_babel import lazy_gettext as _l
+
+from companion.rules.catalog import FACTION_NAMES, FACTIONS
+from companion.rules.scoring import Standing
+from companion.rules.state import GameState, House
+from companion.services import GameView
+
+# The numbers a correction can change on the Fix page.
+HOUSE_FIELDS = (
+    ("solari", _l("Solari")),
+    ("spice", _l("Spice")),
+    ("water", _l("Water")),
+    ("intrigue", _l("Intrigue")),
+    ("garrison", _l("Garrison")),
+    ("troops", _l("In Conflict")),
+    ("swords", _l("Swords")),
+)
+# The Rise of Ix ones (House Hagal has no Negotiators).
+IX_HOUSE_FIELDS = (
+    ("freighter", _l("Freighter step")),
+    ("negotiators", _l("Negotiators on Ix")),
+    ("dn_garrison", _l("Dreadnoughts in the garrison")),
+    ("dn_conflict", _l("Dreadnoughts in the Conflict")),
+)
+
+
+class Chip(NamedTuple):
+    """A house as its colored name tag shows it."""
+
+    color: str
+    name: str
+
+
+def chip(house: House) -> Chip:
+    return Chip(house.color, house.name)
+
+
+class SpaceView(NamedTuple):
+    """A board space as the board map shows it (a tuple: made and compared on every
+    tap, for each of the 22 spaces)."""
+
+    id: str
+    name: str
+    area: str
+    cost: str
+    requirement: str
+    occupant: Chip | None
+    bonus_spice: int | None
+    controller: Chip | None
+    control_bonus: str
+    combat: bool
+    voice: Chip | None
+    problem: str | None
+    tappable: bool
+    # Rise of Ix: the dreadnought on the Control flag, Agents that infiltrated the space,
+    # and whether the acting player may infiltrate it now.
+    dreadnought: Chip | None = None
+    covered: Chip | None = None  # the Control marker under the dreadnought
+    infiltrators: tuple[Chip, ...] = ()
+    infiltrate: bool = False
+
+
+@dataclass(frozen=True)
+class ConflictView:
+    card_id: str
+    name: str
+    level: str
+    rewards: tuple[tuple[str, str], ...]
+    remaining: int
+    # Per house: chip, troops, swords, strength (blank where the table keeps the count),
+    # dreadnoughts in the Conflict (Rise of Ix).
+    rows: tuple[tuple[Chip, str, str, str, str], ...]
+    swords: tuple[tuple[Chip, str, int], ...]  # this round's revealed sword cards
+    ix: bool = False
+
+
+@dataclass(frozen=True)
+class IxHouseView:
+    """A house's Rise of Ix pieces: Freighter, dreadnoughts, Negotiators, Tech tiles."""
+
+    id: str
+    chip: Chip
+    is_human: bool
+    freighter: int
+    dn_garrison: int
+    dn_conflict: int
+    dn_posted: int
+    dn_supply: int
+    negotiators: int
+    # Per tile owned: id, name, flipped face down this round.
+    tech: tuple[tuple[str, str, bool], ...]
+
+
+@dataclass(frozen=True)
+class StackView:
+    """One Tech stack: its face-up tile (id "" when empty, UNKNOWN_TILE before the table
+    turned it up) and how many tiles are left in it."""
+
+    number: int
+    tile: str
+    name: str
+    cost: int
+    hagal_mark: bool
+    left: int
+    unknown: bool  # face down: the table turns it up when the app asks
+
+
+@dataclass(frozen=True)
+class TechView:
+    stacks: tuple[StackView, ...]
+    trashed: int
+    solo: bool  # show the House Hagal mark: solo Rivals buy only marked tiles
+    # Who may buy a face-up tile now (chips and ids), and the players' Ix pieces.
+    buyers: tuple[tuple[str, Chip], ...]
+    players: tuple[IxHouseView, ...]
+    can_trash: bool
+
+
+@dataclass(frozen=True)
+class IxTurnView:
+    """The acting player's Rise of Ix buttons: what their cards' icons may do now."""
+
+    freighter: int
+    advance: bool
+    recall: bool
+    commission: bool
+    deploy: bool
+
+
+@dataclass(frozen=True)
+class RivalView:
+    """A rival's panel: its chip, leader, and its numbers as (label, value) rows."""
+
+    chip: Chip
+    leader: str
+    leader_name: str
+    rows: tuple[tuple[str, object], ...]
+    ix: IxHouseView | None = None
+
+
+@dataclass(frozen=True)
+class ScoreView:
+    # Per house but House Hagal: chip, VP and its ledger (round, source, note, delta).
+    vp: tuple[tuple[Chip, int, tuple[tuple[int, str, str, str], ...]], ...]
+    # Every house with its label of at most three characters (`short_labels`).
+    houses: tuple[tuple[Chip, str], ...]
+    # Per Faction: id, name, each house's Influence, the Alliance's holder and its label.
+    influence: tuple[tuple[str, str, tuple[int, ...], Chip | None, str], ...]
+
+
+@dataclass
+class PromptView:
+    kind: str
+    question: str
+    decider: str
+    number: bool
+    minimum: int
+    maximum: int
+    default: int
+    options: list[tuple[str, str]] = field(default_factory=list)
+    info: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RivalTurn:
+    house: House
+    card_id: str
+    card: str
+    swords: int
+    space: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Page:
+    """The table screen's content."""
+
+    view: GameView
+    state: GameState
+    banner: str
+    banner_detail: str
+    acting: House | None
+    prompt: PromptView | None
+    phase: str  # the round's phase in words
+    # The board's columns, each a list of areas: id, name and spaces.
+    board: tuple[tuple[tuple[str, str, tuple[SpaceView, ...]], ...], ...]
+    voice_spaces: tuple[tuple[str, str], ...]  # where The Voice can go: id, name
+    rival_turns: list[RivalTurn]
+    just_now: list[str]
+    log: tuple[tuple[int, str], ...]
+    conflict: ConflictView | None
+    standings: list[Standing]  # once the game is over
+    score: ScoreView
+    rivals: tuple[RivalView, ...]
+    purchases: tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
+    tech: TechView | None = None  # Rise of Ix games only
+    ix_turn: IxTurnView | None = None
+    fields: tuple[tuple[str, object], ...] = HOUSE_FIELDS
+    ix_fields: tuple[tuple[str, object], ...] = IX_HOUSE_FIELDS
+    factions: tuple[tuple[str, str], ...] = tuple((f, FACTION_NAMES[f]) for f in FACTIONS)
