@@ -11,6 +11,7 @@ from jinja2_fragments.flask import render_block
 from markupsafe import escape
 
 from companion import services
+from companion.lookup.checklist import checklist
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
@@ -25,7 +26,6 @@ from companion.web.cache import (
     render_cache,
     with_token,
 )
-from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
 from companion.web.present import Page, page
 
