@@ -134,12 +134,12 @@ def _solo_board(setup: Setup, catalog: Catalog) -> list[str]:
 
 def _solo_rivals(setup: Setup, catalog: Catalog) -> list[str]:
     """Where both Rivals sit and what they start with."""
-    o = setup.options
+    epic = setup.options.epic
     diff = _difficulty(setup)
     # The same reading of Epic's "each player" as engine.new_game: Rivals that start
     # with 3 troops start with 5, and every Rival draws the Intrigue card.
-    rival_troops = EPIC_GARRISON if o.epic and diff["garrison"] == 3 else diff["garrison"]
-    rival_intrigue = diff["intrigue"] + (1 if o.epic else 0)
+    rival_troops = EPIC_GARRISON if epic and diff["garrison"] == 3 else diff["garrison"]
+    rival_intrigue = diff["intrigue"] + (1 if epic else 0)
     rivals = []
     for i, seat in enumerate(setup.rivals):
         side = _("on your left") if i == 0 else _("on your right")
@@ -168,7 +168,7 @@ def _solo_rivals(setup: Setup, catalog: Catalog) -> list[str]:
                 "on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
             )
         )
-    if o.epic:
+    if epic:
         rivals.append(
             _(
                 "Epic game: each Rival starts with 5 troops instead of 3 and draws one "
@@ -213,23 +213,23 @@ def _ix_and_epic(setup: Setup, catalog: Catalog, ix_pieces: str) -> list[str]:
 
 def _solo_start(setup: Setup) -> list[str]:
     """Who starts a solo game, and the variants in play."""
-    o = setup.options
+    options = setup.options
     first = [
         _(
             "%(name)s, the Rival on your left, takes the First Player marker.",
             name=setup.rivals[0].name,
         )
     ]
-    if o.epic:
+    if options.epic:
         first.append(_epic_goal())
-    if o.churn:
+    if options.churn:
         first.append(
             _(
                 "Imperium Row churn: after each of your Reveal turns the app rolls two "
                 "dice and names the Row positions to trash."
             )
         )
-    if o.brutal_escalation:
+    if options.brutal_escalation:
         first.append(_("Brutal Escalation: in a Conflict III, Rivals reveal two cards for swords."))
     return first
 
@@ -407,7 +407,7 @@ def _conflict_deck(setup: Setup) -> str:
     )
 
 
-def _hagal_deck_ix(setup: Setup, catalog: Catalog, n: int) -> str:
+def _hagal_deck_ix(setup: Setup, catalog: Catalog, deck_size: int) -> str:
     """The physical House Hagal deck with Rise of Ix (Ix rulebook p.8; HAGAL.md §6)."""
     drop = "2P" if setup.mode == "solo" else "1P"
     if setup.mode == "solo":
@@ -422,7 +422,7 @@ def _hagal_deck_ix(setup: Setup, catalog: Catalog, n: int) -> str:
         "added": sum(c.copies for c in added),
         "left": sum(c.copies for c in left_out),
         "cards": _join([f"{c.copies} {c.name.replace(f' ({drop})', '')}" for c in left_out]),
-        "n": n,
+        "n": deck_size,
     }
     if setup.mode == "solo":
         return _(

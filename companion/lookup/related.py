@@ -83,19 +83,19 @@ def _track_group(index: SearchIndex) -> Related | None:
 
 def _hagal_for_space(catalog: Catalog, space: SpaceDef) -> list[Link]:
     links: list[Link] = []
-    for h in catalog.hagal.values():
-        notes = [_players_note(h)] if h.players != "both" else []
-        if h.space_if_guild_2 == space.id:
+    for card in catalog.hagal.values():
+        notes = [_players_note(card)] if card.players != "both" else []
+        if card.space_if_guild_2 == space.id:
             notes.append("with 2+ Spacing Guild Influence")
-        elif h.space == space.id and h.space_if_guild_2:
+        elif card.space == space.id and card.space_if_guild_2:
             notes.append("with 0-1 Spacing Guild Influence")
-        elif h.space != space.id and not (h.harvest and space.maker):
+        elif card.space != space.id and not (card.harvest and space.maker):
             continue
-        if h.harvest:
+        if card.harvest:
             notes.append("when this space has the most bonus spice")
-        if h.removed_with:
+        if card.removed_with:
             notes.append("removed with Rise of Ix")
-        links.append(Link("hagal", h.id, h.name, "; ".join(n for n in notes if n)))
+        links.append(Link("hagal", card.id, card.name, "; ".join(n for n in notes if n)))
     return links
 
 

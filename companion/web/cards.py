@@ -103,13 +103,13 @@ _RESOURCE_CLASS: Final[Mapping[str, str]] = {
 def iconize(text: str) -> Markup:
     """Escape text, then put our resource badge before each amount ('2 water')."""
 
-    def badge(m: re.Match[str]) -> str:
-        paren, sign, n, plus, word = m.groups()
-        cls = _RESOURCE_CLASS[word.lower()]
-        badge = f'<span class="rl-res rl-{cls}">{n}{plus}</span>'
+    def with_badge(amount: re.Match[str]) -> str:
+        paren, sign, number, plus, word = amount.groups()
+        resource = _RESOURCE_CLASS[word.lower()]
+        badge = f'<span class="rl-res rl-{resource}">{number}{plus}</span>'
         return f'<span class="rl-amount">{paren}{sign}{badge} {word}</span>'
 
-    return Markup(_AMOUNT.sub(badge, str(escape(text))))
+    return Markup(_AMOUNT.sub(with_badge, str(escape(text))))
 
 
 # --- what the pages show ------------------------------------------------------------
