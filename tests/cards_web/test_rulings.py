@@ -26,16 +26,15 @@ source = "FAQ, Assassination Mission"
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    root = tmp_path / "card_db"
-    shutil.copytree(CARD_DB, root)
-    return root
+    """A writable copy of the real card_db, for editing its rulings."""
+    return Path(shutil.copytree(CARD_DB, tmp_path / "card_db"))
 
 
 def edit(root: Path, old: str, new: str) -> None:
-    path = root / RULINGS_FILE
-    text = path.read_text(encoding="utf-8")
+    """Replace the first `old` in the copy's rulings.toml."""
+    text = (root / RULINGS_FILE).read_text(encoding="utf-8")
     assert old in text, old
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    (root / RULINGS_FILE).write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def found(root: Path) -> list[str]:
