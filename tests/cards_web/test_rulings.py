@@ -68,8 +68,8 @@ def test_the_rulings_file_has_no_problems() -> None:
         (
             'source = "FAQ, Assassination Mission"',
             'source = "a forum post"',
-            "imperium:assassination_mission: 'source' is 'a forum post', which cites none of: "
-            "FAQ, , Rulebook p., Rise of Ix rulebook p., House Hagal rules (HAGAL.md)",
+            "imperium:assassination_mission: 'source' is 'a forum post', which cites no known "
+            "document (the FAQ, a page of either rulebook, or the House Hagal rules)",
         ),
         (
             'source = "FAQ, Assassination Mission"',
