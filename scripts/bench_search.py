@@ -44,8 +44,8 @@ from waitress import create_server
 from companion import create_app
 from companion.cards import default_root
 from companion.cards.search import ICON_NAMES, INTRIGUE_TYPE_NAMES, SET_NAMES, normalize
+from companion.lookup import load_lookup
 from companion.rules.catalog import FACTION_NAMES
-from companion.web.cards import load_lookup
 
 P99_TARGET_MS = 20.0
 CONFIG = {

@@ -1,4 +1,5 @@
-"""`python -m companion.cards [--json] [--root PATH]`: validate card_db, print counts per set."""
+"""`python -m companion.cards [--json] [--root PATH]`: validate card_db (the set files, then
+rulings.toml), print counts per set."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 from companion.cards import CardDbError, default_root, load_catalog, present_sets
 from companion.cards.validate import count_label, set_kinds
+from companion.lookup.rulings import problems as ruling_problems
 from companion.rules.catalog import Catalog
 
 Echo = Callable[[str, bool], None]
@@ -40,20 +42,29 @@ def counts_per_set(catalog: Catalog, sets: Sequence[str]) -> dict[str, dict[str,
     }
 
 
+def _report(problems: Sequence[str], root: Path, as_json: bool, echo: Echo) -> int:
+    """Echo every problem, then how many there are; the exit code 1."""
+    if as_json:
+        echo(json.dumps({"problems": list(problems)}, indent=2), False)
+    else:
+        for problem in problems:
+            echo(problem, False)
+    echo(f"{len(problems)} problem(s) in {root}", True)
+    return 1
+
+
 def check(root: Path, as_json: bool, echo: Echo) -> int:
-    """Validate every set present under `root`; echo the problems (return 1) or the counts (0)."""
+    """Validate every set present under `root`, then the rulings of rulings.toml; echo the
+    problems (return 1) or the counts (0)."""
     # echo(text, to_stderr)
     sets = present_sets(root)
     try:
         catalog = load_catalog(root, sets)
     except CardDbError as exc:
-        if as_json:
-            echo(json.dumps({"problems": [str(p) for p in exc.problems]}, indent=2), False)
-        else:
-            for problem in exc.problems:
-                echo(str(problem), False)
-        echo(f"{len(exc.problems)} problem(s) in {root}", True)
-        return 1
+        return _report([str(p) for p in exc.problems], root, as_json, echo)
+    found = ruling_problems(root, catalog)
+    if found:
+        return _report(found, root, as_json, echo)
     counts = counts_per_set(catalog, sets)
     if as_json:
         echo(json.dumps(counts), False)

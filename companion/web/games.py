@@ -11,11 +11,11 @@ from jinja2_fragments.flask import render_block, render_blocks
 from markupsafe import escape
 
 from companion import services
+from companion.lookup.checklist import checklist
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
-from companion.web.checklist import checklist
 from companion.web.htmx import is_htmx
 from companion.web.pagecache import PageCache
 from companion.web.present import page

@@ -14,7 +14,7 @@ from companion import create_app
 from companion.cards import default_root
 from companion.cards.search import SearchIndex
 from companion.db import db
-from companion.web.cards import load_lookup
+from companion.lookup import load_lookup
 
 CONFIG: dict[str, Any] = {
     "TESTING": True,

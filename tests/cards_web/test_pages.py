@@ -10,12 +10,14 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.cards import default_root
 from companion.cards.search import CARD_NAMESPACE, PLAYER_COLOURS, Item
+from companion.lookup import load_lookup
 from companion.rules.catalog import CardDef
-from companion.web.cards import RULINGS
 from tests.cards_web.conftest import HX, full_index
 
 ITEMS = full_index().items
+RULINGS = load_lookup(default_root()).rulings
 CARD_ITEMS = [i for i in ITEMS if i.kind in CARD_NAMESPACE]
 
 

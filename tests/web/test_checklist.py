@@ -11,9 +11,9 @@ import re
 
 import pytest
 
+from companion.lookup.checklist import checklist
 from companion.rules.engine import hagal_cards, new_game
 from companion.rules.state import GameState, Options, SeatSetup, Setup
-from companion.web.checklist import checklist
 
 IX_FIELDS = {"expansion": "ix"}
 EPIC_FIELDS = {"expansion": "ix", "epic": "on"}

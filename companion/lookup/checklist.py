@@ -1,4 +1,8 @@
-"""The physical set-up checklist for the table, generated from the game's setup."""
+"""The physical set-up checklist for the table, generated from the game's setup.
+
+Every line a player reads is translated with gettext when the checklist is built (in a
+request, so in its language).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from flask_babel import gettext, ngettext
 from companion.rules.catalog import Catalog
 from companion.rules.engine import DIFFICULTY, hagal_cards
 from companion.rules.ix import STACKS
-from companion.rules.state import UNKNOWN_TILE, GameState, Setup
+from companion.rules.state import UNKNOWN_TILE, GameState, SeatSetup, Setup
 
 # Where the Rise of Ix board spaces are (Ix rulebook p.3 and p.12).
 OVERLAY_SPACES = ("smuggling", "interstellar_shipping")
@@ -22,20 +26,28 @@ def _(message: str, **values: object) -> str:
     return str(gettext(message, **values))
 
 
+def _leader(catalog: Catalog, leader_id: str) -> str:
+    found = catalog.leaders.get(leader_id)
+    return found.name if found else leader_id
+
+
+def _player(setup: Setup, catalog: Catalog, seat: SeatSetup) -> dict[str, object]:
+    """What a player's set-up line names: name, leader, colour and starting troops."""
+    return {
+        "name": seat.name,
+        "leader": _leader(catalog, seat.leader),
+        "color": seat.color,
+        "troops": EPIC_GARRISON if setup.options.epic else 3,
+    }
+
+
 def checklist(
     setup: Setup, catalog: Catalog, state: GameState | None = None
 ) -> list[tuple[str, list[str]]]:
     """Sections of set-up steps, in the order the table does them (rulebook pp.4-5, 19-20;
     Rise of Ix rulebook pp.3, 8, 10). With the game's `state`, the Tech tiles the app
     turned face up are named."""
-
-    def leader(lid: str) -> str:
-        found = catalog.leaders.get(lid)
-        return found.name if found else lid
-
-    o = setup.options
     ix = "ix" in setup.sets
-    troops = EPIC_GARRISON if o.epic else 3
     board = [
         *(_ix_cards(catalog) if ix else []),
         _(
@@ -45,166 +57,193 @@ def checklist(
         *(_ix_board(setup, catalog, state) if ix else []),
         _("Put the Mentat on its space and the four Alliance tokens on the Influence tracks."),
     ]
-    n_hagal = len(hagal_cards(setup, catalog))
     if setup.mode == "solo":
-        assert setup.difficulty is not None
-        diff = DIFFICULTY[setup.difficulty]
-        if diff["mentat_cost"] == 5:
-            board.append(
-                _("Place the 5 Solari token on the Mentat space: it costs 5 Solari this game.")
-            )
-        if o.physical_conflicts:
-            board.append(_conflict_deck(setup))
-            board.append(
-                _(
-                    "Slide both Rivals' Swordmasters (third Agents) under the top %(n)s "
-                    "Conflict cards.",
-                    n=diff["swordmaster_round"],
-                )
-            )
-        else:
-            board.append(
-                _(
-                    "The app draws the Conflict cards: each round, take the card it names "
-                    "from the box."
-                )
-            )
-            board.append(
-                _(
-                    "Keep both Rivals' Swordmasters aside: the app gives them their third "
-                    "Agent in round %(n)s.",
-                    n=diff["swordmaster_round"],
-                )
-            )
-        if o.physical_hagal and ix:
-            board.append(_hagal_deck_ix(setup, catalog, n_hagal))
-        elif o.physical_hagal:
-            board.append(
-                _(
-                    "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
-                    "cards marked 2P, then shuffle the %(n)s others.",
-                    n=n_hagal,
-                )
-            )
-        else:
-            board.append(_("The app plays the House Hagal deck: leave those cards in the box."))
-        # The same reading of Epic's "each player" as engine.new_game: Rivals that start
-        # with 3 troops start with 5, and every Rival draws the Intrigue card.
-        rival_troops = EPIC_GARRISON if o.epic and diff["garrison"] == 3 else diff["garrison"]
-        rival_intrigue = diff["intrigue"] + (1 if o.epic else 0)
-        rivals = []
-        for i, seat in enumerate(setup.rivals):
-            side = _("on your left") if i == 0 else _("on your right")
-            rivals.append(
-                _(
-                    "%(name)s (%(leader)s, %(color)s) sits %(side)s: a cube at the bottom of "
-                    "each Influence track, 2 Agents, 1 water%(extra)s, %(troops)s troops in "
-                    "its garrison.",
-                    name=seat.name,
-                    leader=leader(seat.leader),
-                    color=seat.color,
-                    side=side,
-                    troops=rival_troops,
-                    extra=ngettext(
-                        " and %(num)s Intrigue card", " and %(num)s Intrigue cards", rival_intrigue
-                    )
-                    if rival_intrigue
-                    else "",
-                )
-            )
-        rivals.append(_("Rivals use only their Signet ability (right side of the leader)."))
-        if ix:
-            rivals.append(
-                _(
-                    "Each Rival puts its 2 dreadnoughts in its supply and its Freighter disc "
-                    "on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
-                )
-            )
-        if o.epic:
-            rivals.append(
-                _(
-                    "Epic game: each Rival starts with 5 troops instead of 3 and draws one "
-                    "more Intrigue card (the app's reading of \u201ceach player\u201d, Rise of "
-                    "Ix rulebook p.10)."
-                )
-                if diff["garrison"] == 3
-                else _(
-                    "Epic game: each Rival draws 1 Intrigue card; Mercenary Rivals still "
-                    "start with no troops (the app's reading of \u201ceach player\u201d, Rise "
-                    "of Ix rulebook p.10)."
-                )
-            )
-        you = setup.humans[0]
-        mine = [
-            _(
-                "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
-                "troops in your garrison, cubes on the tracks, 1 water.",
-                name=you.name,
-                leader=leader(you.leader),
-                color=you.color,
-                troops=troops,
-            )
+        return [
+            (_("Board"), board + _solo_board(setup, catalog)),
+            (_("Rivals"), _solo_rivals(setup, catalog)),
+            (_("You"), _solo_you(setup, catalog)),
+            (_("Start"), _solo_start(setup)),
         ]
-        if setup.difficulty == "mercenary":
-            mine.append(_("Mercenary difficulty: you also take 1 Solari and 1 spice."))
-        if setup.difficulty == "kwisatz":
-            mine.append(_("Kwisatz Haderach difficulty: you can't gain a Swordmaster this game."))
-        if ix:
-            mine.append(
-                _(
-                    "Put your 2 dreadnoughts in your supply and your Freighter disc on the "
-                    "bottom space of the Shipping track (Rise of Ix rulebook p.3)."
-                )
-            )
-        if o.epic:
-            mine += _epic_players(setup, catalog)
-        first = [
-            _(
-                "%(name)s, the Rival on your left, takes the First Player marker.",
-                name=setup.rivals[0].name,
-            )
-        ]
-        if o.epic:
-            first.append(_epic_goal())
-        if o.churn:
-            first.append(
-                _(
-                    "Imperium Row churn: after each of your Reveal turns the app rolls two "
-                    "dice and names the Row positions to trash."
-                )
-            )
-        if o.brutal_escalation:
-            first.append(
-                _("Brutal Escalation: in a Conflict III, Rivals reveal two cards for swords.")
-            )
-        return [(_("Board"), board), (_("Rivals"), rivals), (_("You"), mine), (_("Start"), first)]
-    if o.physical_conflicts:
-        board.append(_conflict_deck(setup))
-    else:
-        board.append(
-            _("The app draws the Conflict cards: each round, take the card it names from the box.")
+    return [
+        (_("Board"), [*board, _conflicts(setup), _hagal_deck(setup, catalog)]),
+        (_("Houses"), _houses(setup, catalog)),
+        (_("Start"), _two_player_start(setup)),
+    ]
+
+
+def _difficulty(setup: Setup) -> dict[str, int]:
+    assert setup.difficulty is not None
+    return DIFFICULTY[setup.difficulty]
+
+
+def _conflicts(setup: Setup) -> str:
+    """Who draws the Conflict cards."""
+    if setup.options.physical_conflicts:
+        return _conflict_deck(setup)
+    return _("The app draws the Conflict cards: each round, take the card it names from the box.")
+
+
+def _hagal_deck(setup: Setup, catalog: Catalog) -> str:
+    """How the table builds the House Hagal deck, or that the app plays it."""
+    n_hagal = len(hagal_cards(setup, catalog))
+    if not setup.options.physical_hagal:
+        return _("The app plays the House Hagal deck: leave those cards in the box.")
+    if "ix" in setup.sets:
+        return _hagal_deck_ix(setup, catalog, n_hagal)
+    if setup.mode == "solo":
+        return _(
+            "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
+            "cards marked 2P, then shuffle the %(n)s others.",
+            n=n_hagal,
         )
-    if o.physical_hagal and ix:
-        board.append(_hagal_deck_ix(setup, catalog, n_hagal))
-    elif o.physical_hagal:
+    return _(
+        "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
+        "Reshuffle card, and shuffle the %(n)s cards.",
+        n=n_hagal,
+    )
+
+
+def _solo_board(setup: Setup, catalog: Catalog) -> list[str]:
+    """The Mentat's cost, the Conflict deck and the House Hagal deck of a solo game."""
+    diff = _difficulty(setup)
+    board = []
+    if diff["mentat_cost"] == 5:
+        board.append(
+            _("Place the 5 Solari token on the Mentat space: it costs 5 Solari this game.")
+        )
+    board.append(_conflicts(setup))
+    if setup.options.physical_conflicts:
         board.append(
             _(
-                "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
-                "Reshuffle card, and shuffle the %(n)s cards.",
-                n=n_hagal,
+                "Slide both Rivals' Swordmasters (third Agents) under the top %(n)s "
+                "Conflict cards.",
+                n=diff["swordmaster_round"],
             )
         )
     else:
-        board.append(_("The app plays the House Hagal deck: leave those cards in the box."))
-    hagal = setup.rivals[0]
+        board.append(
+            _(
+                "Keep both Rivals' Swordmasters aside: the app gives them their third "
+                "Agent in round %(n)s.",
+                n=diff["swordmaster_round"],
+            )
+        )
+    board.append(_hagal_deck(setup, catalog))
+    return board
+
+
+def _solo_rivals(setup: Setup, catalog: Catalog) -> list[str]:
+    """Where both Rivals sit and what they start with."""
+    epic = setup.options.epic
+    diff = _difficulty(setup)
+    # The same reading of Epic's "each player" as engine.new_game: Rivals that start
+    # with 3 troops start with 5, and every Rival draws the Intrigue card.
+    rival_troops = EPIC_GARRISON if epic and diff["garrison"] == 3 else diff["garrison"]
+    rival_intrigue = diff["intrigue"] + (1 if epic else 0)
+    rivals = []
+    for i, seat in enumerate(setup.rivals):
+        side = _("on your left") if i == 0 else _("on your right")
+        rivals.append(
+            _(
+                "%(name)s (%(leader)s, %(color)s) sits %(side)s: a cube at the bottom of "
+                "each Influence track, 2 Agents, 1 water%(extra)s, %(troops)s troops in "
+                "its garrison.",
+                name=seat.name,
+                leader=_leader(catalog, seat.leader),
+                color=seat.color,
+                side=side,
+                troops=rival_troops,
+                extra=ngettext(
+                    " and %(num)s Intrigue card", " and %(num)s Intrigue cards", rival_intrigue
+                )
+                if rival_intrigue
+                else "",
+            )
+        )
+    rivals.append(_("Rivals use only their Signet ability (right side of the leader)."))
+    if "ix" in setup.sets:
+        rivals.append(
+            _(
+                "Each Rival puts its 2 dreadnoughts in its supply and its Freighter disc "
+                "on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
+            )
+        )
+    if epic:
+        rivals.append(
+            _(
+                "Epic game: each Rival starts with 5 troops instead of 3 and draws one "
+                "more Intrigue card (the app's reading of \u201ceach player\u201d, Rise of "
+                "Ix rulebook p.10)."
+            )
+            if diff["garrison"] == 3
+            else _(
+                "Epic game: each Rival draws 1 Intrigue card; Mercenary Rivals still "
+                "start with no troops (the app's reading of \u201ceach player\u201d, Rise "
+                "of Ix rulebook p.10)."
+            )
+        )
+    return rivals
+
+
+def _solo_you(setup: Setup, catalog: Catalog) -> list[str]:
+    """What the solo player starts with."""
+    mine = [
+        _(
+            "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
+            "troops in your garrison, cubes on the tracks, 1 water.",
+            **_player(setup, catalog, setup.humans[0]),
+        )
+    ]
+    if setup.difficulty == "mercenary":
+        mine.append(_("Mercenary difficulty: you also take 1 Solari and 1 spice."))
+    if setup.difficulty == "kwisatz":
+        mine.append(_("Kwisatz Haderach difficulty: you can't gain a Swordmaster this game."))
+    pieces = _(
+        "Put your 2 dreadnoughts in your supply and your Freighter disc on the "
+        "bottom space of the Shipping track (Rise of Ix rulebook p.3)."
+    )
+    return mine + _ix_and_epic(setup, catalog, pieces)
+
+
+def _ix_and_epic(setup: Setup, catalog: Catalog, ix_pieces: str) -> list[str]:
+    """The players' Rise of Ix pieces step (with Rise of Ix), then the Epic mode steps."""
+    steps = [ix_pieces] if "ix" in setup.sets else []
+    return steps + (_epic_players(setup, catalog) if setup.options.epic else [])
+
+
+def _solo_start(setup: Setup) -> list[str]:
+    """Who starts a solo game, and the variants in play."""
+    options = setup.options
+    first = [
+        _(
+            "%(name)s, the Rival on your left, takes the First Player marker.",
+            name=setup.rivals[0].name,
+        )
+    ]
+    if options.epic:
+        first.append(_epic_goal())
+    if options.churn:
+        first.append(
+            _(
+                "Imperium Row churn: after each of your Reveal turns the app rolls two "
+                "dice and names the Row positions to trash."
+            )
+        )
+    if options.brutal_escalation:
+        first.append(_("Brutal Escalation: in a Conflict III, Rivals reveal two cards for swords."))
+    return first
+
+
+def _houses(setup: Setup, catalog: Catalog) -> list[str]:
+    """What House Hagal and each player start with in a two-player game."""
     houses = [
         _(
             "House Hagal in %(color)s: a cube at the bottom of each Influence track, 3 Agents, "
             "no troops in its garrison, no resources.",
-            color=hagal.color,
+            color=setup.rivals[0].color,
         )
     ]
-    if ix:
+    if "ix" in setup.sets:
         houses.append(
             _(
                 "House Hagal puts its 2 dreadnoughts in its supply and its Freighter disc on "
@@ -216,21 +255,18 @@ def checklist(
             _(
                 "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
                 "troops, 1 water.",
-                name=seat.name,
-                leader=leader(seat.leader),
-                color=seat.color,
-                troops=troops,
+                **_player(setup, catalog, seat),
             )
         )
-    if ix:
-        houses.append(
-            _(
-                "Each player puts their 2 dreadnoughts in their supply and their Freighter "
-                "disc on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
-            )
-        )
-    if o.epic:
-        houses += _epic_players(setup, catalog)
+    pieces = _(
+        "Each player puts their 2 dreadnoughts in their supply and their Freighter "
+        "disc on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
+    )
+    return houses + _ix_and_epic(setup, catalog, pieces)
+
+
+def _two_player_start(setup: Setup) -> list[str]:
+    """Who starts a two-player game."""
     first = [
         _(
             "%(name)s takes the First Player marker. House Hagal acts after each of the First "
@@ -238,9 +274,9 @@ def checklist(
             name=setup.humans[setup.first_player].name,
         )
     ]
-    if o.epic:
+    if setup.options.epic:
         first.append(_epic_goal())
-    return [(_("Board"), board), (_("Houses"), houses), (_("Start"), first)]
+    return first
 
 
 def _join(names: Sequence[str]) -> str:
@@ -371,7 +407,7 @@ def _conflict_deck(setup: Setup) -> str:
     )
 
 
-def _hagal_deck_ix(setup: Setup, catalog: Catalog, n: int) -> str:
+def _hagal_deck_ix(setup: Setup, catalog: Catalog, deck_size: int) -> str:
     """The physical House Hagal deck with Rise of Ix (Ix rulebook p.8; HAGAL.md §6)."""
     drop = "2P" if setup.mode == "solo" else "1P"
     if setup.mode == "solo":
@@ -386,7 +422,7 @@ def _hagal_deck_ix(setup: Setup, catalog: Catalog, n: int) -> str:
         "added": sum(c.copies for c in added),
         "left": sum(c.copies for c in left_out),
         "cards": _join([f"{c.copies} {c.name.replace(f' ({drop})', '')}" for c in left_out]),
-        "n": n,
+        "n": deck_size,
     }
     if setup.mode == "solo":
         return _(

@@ -1,0 +1,144 @@
+"""Rules knowledge the rules lookup shows, away from the web layer.
+
+`load_lookup(root)` reads a card_db folder (base and Rise of Ix) into a `Lookup`: its
+search index, the rulings of `card_db/rulings.toml` and the names each item's texts use.
+`detail(lookup, item)` gathers one item's page: its facts, the related items
+(`related.py`) and the rulings that apply to it (`item_rulings.py`). The set-up checklist
+for the table is in `checklist.py`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from companion.cards import load_catalog
+from companion.cards.index import KIND_NAMES
+from companion.cards.search import (
+    PLAYERS_NAMES,
+    ROMAN,
+    SET_NAMES,
+    Item,
+    SearchIndex,
+    plural,
+    space_facts,
+)
+from companion.lookup.item_rulings import item_rulings
+from companion.lookup.links import Link, Related, mentions
+from companion.lookup.related import related
+from companion.lookup.rulings import Ruling, Rulings, load_rulings
+from companion.rules.catalog import (
+    CardDef,
+    Catalog,
+    ConflictDef,
+    HagalCardDef,
+    IntrigueDef,
+    SpaceDef,
+    TechDef,
+)
+
+__all__ = ["SETS", "Detail", "Link", "Lookup", "Related", "Ruling", "detail", "load_lookup"]
+
+SETS: Final[tuple[str, ...]] = ("base", "ix")
+TIMINGS: Final[Mapping[str, str]] = {
+    "reveal": "During your Reveal turn",
+    "after_conflict": "After you win a Conflict",
+    "round_start": "At the start of each round",
+    "once_per_round": "Once per round (flip the tile)",
+    "one_time": "Once (then trash the tile)",
+    "any_turn": "On any of your turns",
+    "passive": "Always on",
+    "endgame": "At the end of the game",
+}
+
+
+@dataclass(slots=True)
+class Lookup:
+    """The search index plus what detail pages need: rulings, mentions of other items."""
+
+    index: SearchIndex
+    rulings: Rulings
+    mentions: dict[tuple[str, str], tuple[Link, ...]] = field(default_factory=dict)
+    space_names: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.index.catalog
+
+    def __post_init__(self) -> None:
+        self.mentions = mentions(self.index)
+        self.space_names = {s.id: s.name for s in self.catalog.spaces.values()}
+
+
+_LOADED: dict[str, tuple[tuple[int, ...], Lookup]] = {}
+_LOCK = threading.Lock()
+
+
+def _stamp(root: Path) -> tuple[int, ...]:
+    return tuple(p.stat().st_mtime_ns for p in sorted(root.rglob("*.toml")))
+
+
+def load_lookup(root: Path) -> Lookup:
+    """The lookup for this card_db folder, shared by every app of the process until a
+    file changes (tests build many apps)."""
+    key = str(root.resolve())
+    stamp = _stamp(root)
+    with _LOCK:
+        found = _LOADED.get(key)
+        if found is not None and found[0] == stamp:
+            return found[1]
+    catalog = load_catalog(root, SETS)
+    lookup = Lookup(SearchIndex(catalog), load_rulings(root, catalog))
+    with _LOCK:
+        _LOADED[key] = (stamp, lookup)
+    return lookup
+
+
+@dataclass(frozen=True, slots=True)
+class Detail:
+    """Everything a detail page (or rules panel) shows for one item."""
+
+    item: Item
+    kind_name: str
+    facts: tuple[tuple[str, str], ...]
+    related: tuple[Related, ...]
+    rulings: tuple[Ruling, ...]
+    copy: int | None = None
+
+
+def _facts(catalog: Catalog, item: Item) -> list[tuple[str, str]]:
+    """Short labelled facts shown under the title (texts get their own boxes)."""
+    record = item.entry.record
+    facts: list[tuple[str, str]] = [("Set", SET_NAMES[item.entry.set])]
+    if isinstance(record, CardDef):
+        copies = plural(record.copies, "copy", "copies")
+        facts.append(("Copies", copies + (" per player" if record.per_player else "")))
+    elif isinstance(record, HagalCardDef | IntrigueDef):
+        facts.append(("Copies", plural(record.copies, "copy", "copies")))
+    if isinstance(record, HagalCardDef):
+        facts.append(("Games", PLAYERS_NAMES[record.players]))
+    if isinstance(record, SpaceDef):
+        facts += [("", fact) for fact in space_facts(record)]
+    if isinstance(record, ConflictDef):
+        facts.append(("Level", f"Conflict {ROMAN[record.level]}"))
+        if record.controlled_space:
+            space = catalog.spaces.get(record.controlled_space)
+            facts.append(("Control of", space.name if space else record.controlled_space))
+    if isinstance(record, TechDef):
+        facts.append(("When", "; ".join(TIMINGS[t] for t in record.timing)))
+    return facts
+
+
+def detail(lookup: Lookup, item: Item, copy: int | None = None) -> Detail:
+    """The page for one item (`copy`: the physical copy a sticker named)."""
+    return Detail(
+        item=item,
+        kind_name=KIND_NAMES[item.kind],
+        facts=tuple(_facts(lookup.catalog, item)),
+        related=tuple(related(lookup.index, lookup.mentions, item)),
+        rulings=tuple(item_rulings(lookup.catalog, lookup.rulings, item)),
+        copy=copy,
+    )

@@ -1,0 +1,274 @@
+"""The rulings an item's page shows: those that follow from its fields, one function per
+kind, then the rulings card_db/rulings.toml lists for it."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from companion.cards.search import Item
+from companion.lookup.rulings import Ruling, Rulings
+from companion.rules.catalog import (
+    CardDef,
+    Catalog,
+    ConflictDef,
+    HagalCardDef,
+    IntrigueDef,
+    LeaderDef,
+    SpaceDef,
+    TechDef,
+)
+
+RB19: Final = "Rulebook p.19, House Hagal cards"
+RB20: Final = "Rulebook p.20, Solo play"
+RB13: Final = "Rulebook p.13, Clarifications"
+IX7: Final = "Rise of Ix rulebook p.7"
+IX8: Final = "Rise of Ix rulebook p.8, Solo & two-player"
+IX9: Final = "Rise of Ix rulebook p.9, Solo & two-player"
+H: Final = "House Hagal rules (HAGAL.md)"
+
+_RIVAL_IGNORES_SPACE: Final = Ruling(
+    "A Rival sent here pays none of the cost and ignores the space's effects: it only does "
+    "what its House Hagal card shows. If the space is taken, its card is ignored and the "
+    "next one revealed.",
+    RB19,
+)
+_DEPLOY: Final = Ruling(
+    "Sending an Agent here lets you deploy every troop you recruit this turn, from any "
+    "source, plus up to two from your garrison; troops already in the garrison can't be "
+    "recruited again to pass that limit.",
+    "FAQ, troops",
+)
+_RIVAL_DEPLOYS: Final = Ruling(
+    "A Rival sent here puts its recruited troops in the Conflict and also deploys up to two "
+    "from its garrison.",
+    RB19,
+)
+_CONTROL_BONUS: Final = Ruling(
+    "Whoever sends an Agent here, a Rival included, the player holding its control takes the "
+    "control bonus; a solo Rival can hold control too.",
+    RB20,
+)
+_BONUS_SPICE: Final = Ruling(
+    "Bonus spice keeps growing on a maker space left empty until the Makers phase, even if an "
+    "Agent was moved away from it.",
+    RB13,
+)
+_RIVAL_INFLUENCE_NEEDED: Final = Ruling(
+    "Rivals need the Influence too: a House Hagal card for this space is skipped (or its "
+    "other half used) when the Rival lacks it.",
+    IX8,
+)
+# Rulings of one board space, by its id.
+_SPACE_RULINGS: Final[dict[str, Ruling]] = {
+    "mentat": Ruling(
+        "No House Hagal card sends a Rival here, but a solo Rival can win the Mentat as a "
+        "Conflict reward; it then plays it as an extra Agent.",
+        RB20,
+    ),
+    "high_council": Ruling("A Rival never takes a seat on the High Council.", f"{H} §5"),
+    "tech_negotiation": Ruling(
+        "You can't recruit a Negotiator back from Ix as a troop.", "FAQ, troops"
+    ),
+}
+_OVERLAY: Final = Ruling(
+    "With Rise of Ix the CHOAM board overlay covers the Landsraad and CHOAM sections of the "
+    "board, this space included.",
+    "Rise of Ix rulebook p.2, Setup",
+)
+
+
+def _space(catalog: Catalog, rulings: Rulings, space: SpaceDef) -> list[Ruling]:
+    targeted = any(space.id in (h.space, h.space_if_guild_2) for h in catalog.hagal.values())
+    rival_goes = targeted or space.maker
+    found = [_RIVAL_IGNORES_SPACE] if rival_goes else []
+    if space.combat:
+        found += [_DEPLOY, _RIVAL_DEPLOYS] if rival_goes else [_DEPLOY]
+    if space.control_bonus is not None:
+        found.append(_CONTROL_BONUS)
+    if space.maker:
+        found.append(_BONUS_SPICE)
+    if space.requires_influence:
+        found.append(_RIVAL_INFLUENCE_NEEDED)
+    if space.id == "mentat":
+        found.append(_SPACE_RULINGS["mentat"])
+    if space.id == "high_council":
+        found.append(_SPACE_RULINGS["high_council"])
+    if space.id == "foldspace":  # the Reserve card's ruling names the space too
+        found += rulings.get("reserve:foldspace", ())[:1]
+    if space.id == "tech_negotiation":
+        found.append(_SPACE_RULINGS["tech_negotiation"])
+    if space.removed_with:
+        found.append(_OVERLAY)
+    return found
+
+
+_REVEALED: Final = Ruling(
+    "Revealed on a Rival's Agent turn. If its space is taken, ignore it and reveal the next "
+    "card. The Rival pays no cost and ignores the space's own effects.",
+    RB19,
+)
+_GARRISON_DEPLOY: Final = Ruling(
+    "On a Combat space the Rival also deploys up to two troops from its garrison, even when "
+    "the card recruits none.",
+    RB19,
+)
+_RIVAL_INFLUENCE: Final = Ruling(
+    "A Rival gets no Influence-track bonuses, but takes an Alliance when it can. In solo it "
+    "scores the Victory Points for 2 Influence and for an Alliance, never the 4-Influence "
+    "bonus.",
+    "FAQ, Solo Play",
+)
+_SIGNET: Final = Ruling(
+    "Solo only: the Rival uses its Leader's Signet ability if it has what it costs; in "
+    "two-player games the Signet does nothing.",
+    RB20,
+)
+_DUAL: Final = Ruling(
+    "Use only the half that matches the Rival's Spacing Guild Influence. If that space is "
+    "taken, don't use the other half: reveal a new card.",
+    "FAQ, Rivals",
+)
+_COMBAT_BONUS: Final = Ruling(
+    "For the combat bonus, each Rival with a troop in the Conflict reveals one card and adds "
+    "only its swords.",
+    RB19,
+)
+
+
+def _hagal(catalog: Catalog, card: HagalCardDef) -> list[Ruling]:
+    found = [_REVEALED] if card.space or card.harvest else []
+    target = catalog.spaces.get(card.space or "")
+    if card.troops and target is not None:
+        where = "the Conflict" if target.combat else "the garrison"
+        article = "a" if target.combat else "not a"
+        text = f"The recruited troops go to {where} ({target.name} is {article} Combat space)."
+        found.append(Ruling(text, RB19))
+    if (target is not None and target.combat) or card.harvest:
+        found.append(_GARRISON_DEPLOY)
+    if card.influence or card.influence_if_guild_2:
+        found.append(_RIVAL_INFLUENCE)
+    if card.signet:
+        found.append(_SIGNET)
+    if card.space_if_guild_2:
+        found.append(_DUAL)
+    found.append(_COMBAT_BONUS)
+    if card.players != "both":
+        mode = "two-player games" if card.players == "1P" else "solo games"
+        found.append(Ruling(f"Removed from the deck in {mode}.", RB19))
+    return found
+
+
+def _leader(leader: LeaderDef) -> list[Ruling]:
+    if leader.rival_allowed:
+        text = (
+            "A Rival uses only the Signet (right-hand) ability, never the left one, and only "
+            "when it has what the Signet costs."
+        )
+        return [Ruling(text, RB20)]
+    if leader.set == "base":
+        return [Ruling("Paul Atreides and Helena Richese can't be Rivals.", RB20)]
+    text = "Of the Rise of Ix Leaders, only Rhombur Vernius and Hundro Moritani can be Rivals."
+    return [Ruling(text, IX8)]
+
+
+_REWARDS: Final = Ruling(
+    "Rewards work the same with one, two or three players; the third reward is only paid in "
+    "four-player games.",
+    "FAQ, Conflict",
+)
+_RIVAL_REWARDS: Final = Ruling(
+    "Solo Rivals take first and second rewards in full, control and the Mentat included. "
+    "House Hagal (two players) takes nothing, but its win removes another player's Control "
+    "marker from the space.",
+    f"{RB19}; {RB20}",
+)
+_WON_INTRIGUE: Final = Ruling(
+    "An Intrigue card won here that says 'when you win a Conflict' may be played at once.",
+    "FAQ, When you win a Conflict",
+)
+
+
+def _conflict(conflict: ConflictDef) -> list[Ruling]:
+    found = [_REWARDS, _RIVAL_REWARDS]
+    if conflict.first.intrigue or any(o.intrigue for o in conflict.first.options):
+        found.append(_WON_INTRIGUE)
+    return found
+
+
+_PLAY_INTRIGUE: Final = Ruling(
+    "To play it you must meet its conditions and pay its costs. Plot cards are played on an "
+    "Agent or a Reveal turn.",
+    "FAQ, Intrigue cards",
+)
+_NO_TIE: Final = Ruling(
+    "A 'when you win a Conflict' card can't be played on a tie for first.",
+    "FAQ, When you win a Conflict",
+)
+
+
+def _intrigue(intrigue: IntrigueDef) -> list[Ruling]:
+    return [_PLAY_INTRIGUE, _NO_TIE] if "win" in intrigue.combat.lower() else [_PLAY_INTRIGUE]
+
+
+_FLIP: Final = Ruling(
+    "A once-per-round ability (flip the tile) works on your Agent or your Reveal turn; the "
+    "first printing said Agent turn only.",
+    "FAQ, Errata (Rise of Ix p.4)",
+)
+_RIVAL_BUYS: Final = Ruling(
+    "A solo Rival may acquire it: it buys the most expensive marked tile it can afford, ties "
+    "to the topmost stack.",
+    IX9,
+)
+_RIVAL_NEVER_BUYS: Final = Ruling(
+    "It lacks the House Hagal mark, so a Rival never acquires it.", IX9
+)
+_HAGAL_IGNORES_TECH: Final = Ruling("House Hagal (two players) ignores Tech tiles.", IX8)
+
+
+def _tech(tile: TechDef) -> list[Ruling]:
+    found = [_FLIP] if "once_per_round" in tile.timing else []
+    found.append(_RIVAL_BUYS if tile.hagal_ok else _RIVAL_NEVER_BUYS)
+    found.append(_HAGAL_IGNORES_TECH)
+    return found
+
+
+_INFILTRATION: Final = Ruling(
+    "Infiltration: enemy Agents don't block this Agent on spaces with its icon. It never gets "
+    "you a second Agent on a space you hold, doesn't beat The Voice, and icons added by "
+    "Dispatch an Envoy don't infiltrate.",
+    IX7,
+)
+_UNLOAD: Final = Ruling(
+    "Unload: the Reveal box also triggers when the card is discarded or trashed; the card "
+    "gives no way to do either by itself.",
+    IX7,
+)
+
+
+def _card(card: CardDef) -> list[Ruling]:
+    return ([_INFILTRATION] if card.infiltration else []) + ([_UNLOAD] if card.unload else [])
+
+
+def _by_kind(catalog: Catalog, rulings: Rulings, item: Item) -> list[Ruling]:
+    record = item.entry.record
+    if isinstance(record, SpaceDef):
+        return _space(catalog, rulings, record)
+    if isinstance(record, HagalCardDef):
+        return _hagal(catalog, record)
+    if isinstance(record, LeaderDef):
+        return _leader(record)
+    if isinstance(record, ConflictDef):
+        return _conflict(record)
+    if isinstance(record, IntrigueDef):
+        return _intrigue(record)
+    if isinstance(record, TechDef):
+        return _tech(record)
+    if isinstance(record, CardDef):
+        return _card(record)
+    return []  # a track: its own rule is on the page
+
+
+def item_rulings(catalog: Catalog, rulings: Rulings, item: Item) -> list[Ruling]:
+    """Every ruling for this item: those its kind and fields call for, then its listed ones."""
+    return [*_by_kind(catalog, rulings, item), *rulings.get(item.entry.key, ())]
