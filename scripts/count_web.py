@@ -3,8 +3,8 @@
     .venv/bin/python scripts/count_web.py           # needs valgrind (apt-get install valgrind)
     .venv/bin/python scripts/count_web.py --json
 
-Timings on a shared machine drift by a third from one run to the next (scripts/bench_web.py
-spreads its requests over rounds for that reason); instruction counts don't. This plays
+Timings on a shared machine drift by a third from one run to the next; instruction counts
+don't. This plays
 the same game as scripts/bench_web.py to the same two placements, then sends, through
 Flask's test client in one process (no server, no sockets: the app's own work only, CSRF
 on), a cycle of requests over and over: the placement, its Undo and the trivial route
@@ -12,9 +12,7 @@ on), a cycle of requests over and over: the placement, its Undo and the trivial 
 under callgrind counts only the instructions of that request, collected while
 `operator.call` runs it (CPython's `_operator_call`), with the garbage collector off so
 that a collection doesn't land in one kind or the other. It prints instructions per
-request and the ratio to the trivial route; bench_web.py's ratios of requests per second
-come out lower because the trivial route's share of the server's and the clients' fixed
-costs is larger.
+request and the ratio to the trivial route.
 """
 
 from __future__ import annotations

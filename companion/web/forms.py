@@ -139,48 +139,28 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
         return Setup(
             mode="solo",
             seed=seed,
-            humans=(
-                SeatSetup(
-                    # Not "You": the log's sentences read "You's strength", "You takes".
-                    _text(form, "p1_name", "") or "Player 1",
-                    _text(form, "p1_leader"),
-                    _text(form, "p1_color"),
-                ),
-            ),
-            rivals=(
-                SeatSetup(
-                    _text(form, "r1_name", "") or "Left Rival",
-                    _text(form, "r1_leader"),
-                    _text(form, "r1_color"),
-                ),
-                SeatSetup(
-                    _text(form, "r2_name", "") or "Right Rival",
-                    _text(form, "r2_leader"),
-                    _text(form, "r2_color"),
-                ),
-            ),
+            # Not "You": the log's sentences read "You's strength", "You takes".
+            humans=(_seat(form, "p1", "Player 1"),),
+            rivals=(_seat(form, "r1", "Left Rival"), _seat(form, "r2", "Right Rival")),
             difficulty=difficulty,
             options=options,
             sets=sets,
         )
-    first = _int(form, "first_player", 0)
     return Setup(
         mode="2p",
         seed=seed,
-        humans=(
-            SeatSetup(
-                _text(form, "p1_name", "") or "Player 1",
-                _text(form, "p1_leader"),
-                _text(form, "p1_color"),
-            ),
-            SeatSetup(
-                _text(form, "p2_name", "") or "Player 2",
-                _text(form, "p2_leader"),
-                _text(form, "p2_color"),
-            ),
-        ),
+        humans=(_seat(form, "p1", "Player 1"), _seat(form, "p2", "Player 2")),
         rivals=(SeatSetup("House Hagal", "", _text(form, "hagal_color")),),
-        first_player=first,
+        first_player=_int(form, "first_player", 0),
         options=options,
         sets=sets,
+    )
+
+
+def _seat(form: Mapping[str, str], seat: str, unnamed: str) -> SeatSetup:
+    """The seat whose fields are named `seat`_name, _leader and _color."""
+    return SeatSetup(
+        _text(form, f"{seat}_name", "") or unnamed,
+        _text(form, f"{seat}_leader"),
+        _text(form, f"{seat}_color"),
     )
