@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask import Flask, Response, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from companion import services
 from companion.web import cards, games, scan
-from companion.web.htmx import add_vary
+from companion.web.htmx import add_vary, alert
 
 
 def register(app: Flask) -> None:
@@ -22,31 +23,31 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> ResponseReturnValue:
-        message = (
+        message = _(
             "This page expired (its security token is missing or old): reload it and try again."
         )
         if request.headers.get("HX-Request"):
-            return f'<p class="error" role="alert">{message}</p>', 400
+            return alert(message), 400
         return render_template("error.html", code=400, message=message), 400
 
     @app.errorhandler(services.GameNotFound)
     def game_not_found(exc: services.GameNotFound) -> ResponseReturnValue:
-        message = "There is no such game. It may have been deleted."
+        message = _("There is no such game. It may have been deleted.")
         if request.headers.get("HX-Request"):
-            return f'<p class="error" role="alert">{message}</p>', 404
+            return alert(message), 404
         return render_template("error.html", code=404, message=message), 404
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         code = exc.code or 500
         messages = {
-            404: "There is nothing here. The game may have been deleted.",
-            405: "That page can't be used this way.",
-            413: "That upload is too large.",
+            404: _("There is nothing here. The game may have been deleted."),
+            405: _("That page can't be used this way."),
+            413: _("That upload is too large."),
         }
-        message = messages.get(code, exc.description or "Something went wrong.")
+        message = messages.get(code) or exc.description or _("Something went wrong.")
         if request.headers.get("HX-Request"):
-            return f'<p class="error" role="alert">{message}</p>', code
+            return alert(message), code
         return render_template("error.html", code=code, message=message), code
 
 

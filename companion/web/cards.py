@@ -50,7 +50,7 @@ from companion.cards.search import (
 )
 from companion.lookup import Lookup, detail, load_lookup
 from companion.rules.catalog import FACTION_NAMES
-from companion.web.htmx import is_htmx
+from companion.web.htmx import alert, is_htmx
 
 bp = Blueprint("cards", __name__)
 INDEX: Final[str] = "cards/index.html"
@@ -141,7 +141,7 @@ def _helpers(found: Lookup) -> dict[str, object]:
 
 def _not_found(message: str) -> ResponseReturnValue:
     if is_htmx():
-        return f'<p class="error" role="alert">{escape(message)}</p>', 404
+        return alert(message), 404
     return render_template("cards/missing.html", message=message), 404
 
 

@@ -7,8 +7,8 @@ import secrets
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block, render_blocks
-from markupsafe import escape
 
 from companion import services
 from companion.lookup.checklist import checklist
@@ -16,7 +16,7 @@ from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
-from companion.web.htmx import is_htmx
+from companion.web.htmx import alert, is_htmx
 from companion.web.pagecache import PageCache
 from companion.web.present import page
 
@@ -130,7 +130,7 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
         else:
             view = services.act(game_id, forms.action_from(form), expected, catalog())
     except services.StaleVersion:
-        message = "The game changed on another screen (or you tapped twice): here it is now."
+        message = _("The game changed on another screen (or you tapped twice): here it is now.")
         return _fresh(game_id, message, 409, on_fix_page)
     except IllegalAction as exc:
         return _fresh(game_id, str(exc), 422, on_fix_page)
@@ -147,7 +147,7 @@ def _fresh(
     try:
         view = services.load(game_id, catalog())
     except services.StaleVersion:  # still changing under us: just say so
-        return f'<p class="error" role="alert">{escape(message)}</p>', status
+        return alert(message), status
     return _fix(view, message, status) if on_fix_page else _table(view, message, status)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Response
+from flask import Response, render_template
 from htmx_flask import request
 
 
@@ -15,3 +15,8 @@ def add_vary(response: Response) -> Response:
     """A cache must never serve a fragment where a page was wanted."""
     response.vary.add("HX-Request")
     return response
+
+
+def alert(message: str) -> str:
+    """A message alone, for an htmx swap that has no page around it."""
+    return render_template("_alert.html", message=message)
