@@ -3,73 +3,64 @@
 `validate` never stops at the first problem: it walks every record of every kind and
 returns the full list, so a designer fixes a file once instead of once per error.
 
-What it checks: unknown keys, missing keys, wrong types and bad enum values (per kind, in
-the FIELDS tables below); duplicate ids within an id namespace; references to records that
-don't exist (House Hagal target spaces, controlled spaces, the card Control the Spice
-replaces); rules between fields of one record; Rise of Ix fields used by base records; and
-the copies per set and kind against EXPECTED_COUNTS.
+What it checks: unknown keys, missing keys, wrong types and bad values, from the record
+classes' fields (`companion.cards.schema`); duplicate ids within an id namespace;
+references to records that don't exist (House Hagal target spaces, controlled spaces, the
+card Control the Spice replaces); rules between fields of one record; Rise of Ix fields
+used by base records; and the copies per set and kind against EXPECTED_COUNTS.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, TypeGuard, get_args
+from typing import Any, Final, TypeGuard
 
+from companion.cards.schema import (
+    RECORDS,
+    RIVAL_SIGNETS,
+    SETS,
+    Column,
+    ValueKind,
+    column,
+    columns,
+    record_columns,
+)
 from companion.rules.catalog import (
     FACTIONS,
     RESOURCES,
-    AgentIcon,
-    CardSet,
-    IntrigueType,
-    Players,
-    TechTiming,
+    CardDef,
+    ConflictDef,
+    IntrigueDef,
+    Reward,
 )
-from companion.rules.hagal import SIGNETS
 
-Report = Callable[[str], None]
-FieldType = Literal[
-    "str",
-    "int",
-    "bool",
-    "str_list",
-    "set_list",
-    "resources",
-    "influence",
-    "reward",
-    "options",
-    "tables",
+__all__ = [
+    "CARD_KINDS",
+    "COPIES_KINDS",
+    "COUNT_NOUNS",
+    "EXPECTED_COUNTS",
+    "FILES",
+    "ID_NAMESPACES",
+    "KINDS",
+    "RIVAL_SIGNETS",
+    "SETS",
+    "TABLES",
+    "Problem",
+    "count_label",
+    "count_summary",
+    "is_int",
+    "set_kinds",
+    "validate",
 ]
 
-KINDS: Final[tuple[str, ...]] = (
-    "spaces",
-    "hagal",
-    "leaders",
-    "conflicts",
-    "imperium",
-    "starter",
-    "reserve",
-    "control_the_spice",
-    "intrigue",
-    "tech",
-    "track",
-)
+Report = Callable[[str], None]
+
+KINDS: Final[tuple[str, ...]] = tuple(RECORDS)
 # The kinds of deck card: one record type (CardDef), told apart by the file they are in.
-CARD_KINDS: Final[tuple[str, ...]] = ("imperium", "starter", "reserve", "control_the_spice")
+CARD_KINDS: Final[tuple[str, ...]] = tuple(k for k in KINDS if RECORDS[k][1] is CardDef)
 # The TOML array-of-tables name used in each kind's file: `[[space]]`, `[[card]]`, ...
-TABLES: Final[Mapping[str, str]] = {
-    "spaces": "space",
-    "hagal": "hagal",
-    "leaders": "leader",
-    "conflicts": "conflict",
-    "imperium": "card",
-    "starter": "card",
-    "reserve": "card",
-    "control_the_spice": "card",
-    "intrigue": "intrigue",
-    "tech": "tech",
-    "track": "track",
-}
+TABLES: Final[Mapping[str, str]] = {kind: table for kind, (table, _) in RECORDS.items()}
 FILES: Final[Mapping[str, str]] = {kind: f"{kind}.toml" for kind in KINDS}
 # Ids are unique within a namespace, across kinds and sets. House Hagal cards share the
 # ids of the spaces they target (hagal "conspire" -> space "conspire"), and the Reserve
@@ -78,30 +69,16 @@ FILES: Final[Mapping[str, str]] = {kind: f"{kind}.toml" for kind in KINDS}
 ID_NAMESPACES: Final[Mapping[str, tuple[str, ...]]] = {
     "board": ("spaces", "track"),
     "hagal": ("hagal",),
-    "cards": (
-        "leaders",
-        "conflicts",
-        "imperium",
-        "starter",
-        "reserve",
-        "control_the_spice",
-        "intrigue",
-        "tech",
-    ),
+    "cards": ("leaders", "conflicts", *CARD_KINDS, "intrigue", "tech"),
 }
 # Kinds whose records carry `copies`; a record of any other kind is one physical item.
-COPIES_KINDS: Final[tuple[str, ...]] = ("hagal", "intrigue", *CARD_KINDS)
-SETS: Final[tuple[CardSet, ...]] = get_args(CardSet)
-AGENT_ICONS: Final[tuple[AgentIcon, ...]] = get_args(AgentIcon)
-PLAYERS: Final[tuple[Players, ...]] = get_args(Players)
-INTRIGUE_TYPES: Final[tuple[IntrigueType, ...]] = get_args(IntrigueType)
-TECH_TIMINGS: Final[tuple[TechTiming, ...]] = get_args(TechTiming)
-# What a solo Rival does for a Signet icon (HAGAL.md §7): the engine's own list, plus the
-# two Rise of Ix Rivals (Ix rulebook p.8), which the engine learns with the expansion.
-IX_SIGNETS: Final[tuple[str, ...]] = ("rhombur_tech", "hundro_freighter")
-RIVAL_SIGNETS: Final[tuple[str, ...]] = SIGNETS + tuple(s for s in IX_SIGNETS if s not in SIGNETS)
-LEVELS: Final[tuple[int, ...]] = (1, 2, 3)
-
+COPIES_KINDS: Final[tuple[str, ...]] = tuple(
+    kind for kind in KINDS if any(c.key == "copies" for c in record_columns(kind))
+)
+INTRIGUE_TYPES: Final = column(IntrigueDef, "types").values
+LEVELS: Final = column(ConflictDef, "level").values
+# The reward boxes of a Conflict card.
+PLACES: Final = tuple(c.key for c in columns(ConflictDef) if c.kind == "reward")
 # Expected copies per set and kind, the one table every count check reads. Kinds with
 # `copies` count physical cards; the others count records. A set holds exactly the kinds
 # listed here (one file each). Extra keys check a part of a kind:
@@ -176,233 +153,18 @@ class Problem:
         return f"{self.file}: {self.record}: {self.message}"
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
-    """How one key of a record is checked."""
-
-    type: FieldType
-    required: bool = True
-    enum: tuple[object, ...] = ()
-    # For "tables": the keys of each table in the list.
-    item: Mapping[str, Field] | None = None
-
-
-SPACE_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "icon": Field("str", enum=AGENT_ICONS),
-    "faction": Field("str", required=False, enum=FACTIONS),
-    "cost": Field("resources"),
-    "cost_note": Field("str", required=False),
-    "requires_influence": Field("influence", required=False),
-    "effects": Field("str"),
-    "combat": Field("bool"),
-    "maker": Field("bool"),
-    "base_spice": Field("int"),
-    "control_bonus": Field("resources", required=False),
-    "once_per_game": Field("bool"),
-    "gives_intrigue": Field("bool"),
-    "explanation": Field("str"),
-    "removed_with": Field("set_list", required=False),
-    "uncertain": Field("str_list", required=False),
-    "freighter": Field("int", required=False),
-    "dreadnought": Field("int", required=False),
-    "acquire_tech": Field("bool", required=False),
-    "tech_discount": Field("int", required=False),
-    "negotiator": Field("int", required=False),
-    "ix_choose_one": Field("bool", required=False),
+# Rise of Ix adds keys to the kinds it shares with the base game; a base record of such a
+# kind must not use them (nor a base Conflict card's rewards the Ix reward keys).
+IX_ONLY_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
+    kind: keys
+    for kind in set_kinds("base")
+    if kind in set_kinds("ix") and (keys := tuple(c.key for c in record_columns(kind) if c.ix))
 }
-
-HAGAL_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "copies": Field("int"),
-    "players": Field("str", enum=PLAYERS),
-    "space": Field("str", required=False),
-    "influence": Field("str", required=False, enum=FACTIONS),
-    "troops": Field("int"),
-    "signet": Field("bool"),
-    "swords": Field("int"),
-    "harvest": Field("bool"),
-    "reshuffle": Field("bool"),
-    "explanation": Field("str"),
-    "removed_with": Field("set_list", required=False),
-    "uncertain": Field("str_list", required=False),
-    "freighter": Field("int", required=False),
-    "dreadnought": Field("int", required=False),
-    "acquire_tech": Field("bool", required=False),
-    "tech_discount": Field("int", required=False),
-    "negotiator": Field("int", required=False),
-    "space_if_guild_2": Field("str", required=False),
-    "influence_if_guild_2": Field("str", required=False, enum=FACTIONS),
-    "freighter_if_guild_2": Field("int", required=False),
-}
-
-LEADER_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "rival_allowed": Field("bool"),
-    "rival_signet": Field("str", enum=RIVAL_SIGNETS),
-    "signet_name": Field("str"),
-    "signet_text": Field("str"),
-    "ability_name": Field("str"),
-    "ability_text": Field("str"),
-    "rival_explanation": Field("str"),
-    "uncertain": Field("str_list", required=False),
-}
-
-CONFLICT_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "level": Field("int", enum=LEVELS),
-    "controlled_space": Field("str", required=False),
-    "first": Field("reward"),
-    "second": Field("reward"),
-    "third": Field("reward"),
-    "explanation": Field("str"),
-    "uncertain": Field("str_list", required=False),
-}
-
-OFFER_FIELDS: Final[Mapping[str, Field]] = {
-    "cost": Field("resources"),
-    "vp": Field("int"),
-}
-
-# Keys of a reward table; they map one to one onto `companion.rules.catalog.Reward`.
-REWARD_FIELDS: Final[Mapping[str, Field]] = {
-    "vp": Field("int", required=False),
-    "solari": Field("int", required=False),
-    "spice": Field("int", required=False),
-    "water": Field("int", required=False),
-    "intrigue": Field("int", required=False),
-    "troops": Field("int", required=False),
-    "influence": Field("int", required=False),
-    "influence_factions": Field("int", required=False),
-    "control": Field("str", required=False),
-    "mentat": Field("bool", required=False),
-    "trash": Field("bool", required=False),
-    "choose": Field("int", required=False),
-    "options": Field("options", required=False),
-    "freighter": Field("int", required=False),
-    "offers": Field("tables", required=False, item=OFFER_FIELDS),
-}
+IX_REWARD_KEYS: Final = tuple(c.key for c in columns(Reward) if c.ix)
 CHOICE_KEYS: Final[tuple[str, ...]] = ("choose", "options")
 # Keys an option of a choice can't hold: a choice inside a choice, or purchases.
 NOT_IN_OPTIONS: Final[tuple[str, ...]] = (*CHOICE_KEYS, "offers")
-
-CARD_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "copies": Field("int"),
-    "cost": Field("int", required=False),
-    "factions": Field("str_list", enum=FACTIONS),
-    "icons": Field("str_list", enum=AGENT_ICONS),
-    "infiltration": Field("bool", required=False),
-    "unload": Field("bool", required=False),
-    "agent": Field("str", required=False),
-    "persuasion": Field("int", required=False),
-    "swords": Field("int", required=False),
-    "reveal": Field("str", required=False),
-    "acquire": Field("str", required=False),
-    "acquire_vp": Field("int", required=False),
-    "acquire_influence": Field("influence", required=False),
-    "special": Field("str", required=False),
-    "replaces": Field("str", required=False),
-    "explanation": Field("str"),
-    "removed_with": Field("set_list", required=False),
-    "uncertain": Field("str_list", required=False),
-}
-
-INTRIGUE_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "copies": Field("int"),
-    "types": Field("str_list", enum=INTRIGUE_TYPES),
-    "plot": Field("str", required=False),
-    "combat": Field("str", required=False),
-    "endgame": Field("str", required=False),
-    "explanation": Field("str"),
-    "uncertain": Field("str_list", required=False),
-}
-
-TECH_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "cost": Field("int"),
-    "hagal_ok": Field("bool"),
-    "timing": Field("str_list", enum=TECH_TIMINGS),
-    "acquire": Field("str", required=False),
-    "acquire_reward": Field("reward", required=False),
-    "ability": Field("str"),
-    "rival_rule": Field("str", required=False),
-    "explanation": Field("str"),
-    "uncertain": Field("str_list", required=False),
-}
-
-STEP_FIELDS: Final[Mapping[str, Field]] = {
-    "step": Field("int"),
-    "effects": Field("str"),
-    "reward": Field("reward", required=False),
-    "dividends": Field("bool", required=False),
-    "acquire_tech": Field("bool", required=False),
-    "tech_discount": Field("int", required=False),
-}
-
-TRACK_FIELDS: Final[Mapping[str, Field]] = {
-    "id": Field("str"),
-    "name": Field("str"),
-    "set": Field("str", enum=SETS),
-    "effects": Field("str"),
-    "steps": Field("tables", item=STEP_FIELDS),
-    "rival_rule": Field("str"),
-    "explanation": Field("str"),
-    "uncertain": Field("str_list", required=False),
-}
-
-FIELDS: Final[Mapping[str, Mapping[str, Field]]] = {
-    "spaces": SPACE_FIELDS,
-    "hagal": HAGAL_FIELDS,
-    "leaders": LEADER_FIELDS,
-    "conflicts": CONFLICT_FIELDS,
-    "imperium": CARD_FIELDS,
-    "starter": CARD_FIELDS,
-    "reserve": CARD_FIELDS,
-    "control_the_spice": CARD_FIELDS,
-    "intrigue": INTRIGUE_FIELDS,
-    "tech": TECH_FIELDS,
-    "track": TRACK_FIELDS,
-}
-
-# Keys only Rise of Ix records may use (a base record with one of them is a mistake).
-IX_ONLY_KEYS: Final[Mapping[str, tuple[str, ...]]] = {
-    "spaces": (
-        "freighter",
-        "dreadnought",
-        "acquire_tech",
-        "tech_discount",
-        "negotiator",
-        "ix_choose_one",
-    ),
-    "hagal": (
-        "freighter",
-        "dreadnought",
-        "acquire_tech",
-        "tech_discount",
-        "negotiator",
-        "space_if_guild_2",
-        "influence_if_guild_2",
-        "freighter_if_guild_2",
-    ),
-    "imperium": ("infiltration", "unload"),
-}
-IX_REWARD_KEYS: Final[tuple[str, ...]] = ("freighter", "offers")
+OPTION_COLUMNS: Final = tuple(c for c in columns(Reward) if c.key not in NOT_IN_OPTIONS)
 
 _TYPE_NAMES: Final[Mapping[str, str]] = {
     "str": "a string",
@@ -459,22 +221,24 @@ def _choices(values: Sequence[object]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _wrong_type(path: str, field_type: FieldType, value: object) -> str:
-    return f"'{path}' must be {_TYPE_NAMES[field_type]}, not {type(value).__name__}"
+def _wrong_type(path: str, kind: ValueKind, value: object) -> str:
+    return f"'{path}' must be {_TYPE_NAMES[kind]}, not {type(value).__name__}"
 
 
-def _check_str(value: str, path: str, enum: tuple[object, ...], report: Report) -> None:
+def _check_str(value: str, path: str, allowed: tuple[object, ...], report: Report) -> None:
     if not value.strip():
         report(f"'{path}' must not be empty")
-    elif enum and value not in enum:
-        report(f"'{path}' is '{value}', expected one of: {_choices(enum)}")
+    elif allowed and value not in allowed:
+        report(f"'{path}' is '{value}', expected one of: {_choices(allowed)}")
 
 
-def _check_int(value: int, path: str, enum: tuple[object, ...], report: Report) -> None:
+def _check_int(value: int, spec: Column, path: str, report: Report) -> None:
     if value < 0:
         report(f"'{path}' must not be negative (got {value})")
-    elif enum and value not in enum:
-        report(f"'{path}' is {value}, expected one of: {_choices(enum)}")
+    elif spec.values and value not in spec.values:
+        report(f"'{path}' is {value}, expected one of: {_choices(spec.values)}")
+    elif value < spec.minimum:
+        report(f"'{path}' must be at least {spec.minimum}")
 
 
 def _check_amounts(
@@ -489,110 +253,102 @@ def _check_amounts(
             report(f"'{path}.{key}' must not be negative (got {amount})")
 
 
-def _check_list(value: list[object], field: Field, path: str, report: Report) -> None:
-    enum: tuple[object, ...] = SETS if field.type == "set_list" else field.enum
+def _check_length(value: list[object], spec: Column, path: str, report: Report) -> None:
+    if len(value) >= spec.minimum:
+        return
+    if spec.values:
+        report(f"'{path}' must name at least one of: {_choices(spec.values)}")
+    else:
+        report(f"'{path}' must list at least one {spec.key.removesuffix('s')}")
+
+
+def _check_list(value: list[object], spec: Column, path: str, report: Report) -> None:
+    _check_length(value, spec, path, report)
     seen: set[str] = set()
     for i, item in enumerate(value):
         if not isinstance(item, str):
             report(_wrong_type(f"{path}[{i}]", "str", item))
             continue
-        _check_str(item, f"{path}[{i}]", enum, report)
-        if enum and item in seen:
+        _check_str(item, f"{path}[{i}]", spec.values, report)
+        if spec.values and item in seen:
             report(f"'{path}' lists '{item}' twice")
         seen.add(item)
 
 
-def _check_value(value: object, field: Field, path: str, report: Report) -> None:
-    kind = field.type
-    if kind == "str":
-        if isinstance(value, str):
-            _check_str(value, path, field.enum, report)
+def _check_tables(value: list[object], spec: Column, path: str, report: Report) -> None:
+    _check_length(value, spec, path, report)
+    for i, item in enumerate(value):
+        if not isinstance(item, Mapping):
+            report(_wrong_type(f"{path}[{i}]", "reward", item))
+        elif spec.kind == "options":
+            _check_reward(item, f"{path}[{i}].", report, allow_choices=False)
         else:
-            report(_wrong_type(path, kind, value))
-    elif kind == "int":
-        if is_int(value):
-            _check_int(value, path, field.enum, report)
-        else:
-            report(_wrong_type(path, kind, value))
-    elif kind == "bool":
-        if not isinstance(value, bool):
-            report(_wrong_type(path, kind, value))
-    elif kind in ("str_list", "set_list"):
-        if isinstance(value, list):
-            _check_list(value, field, path, report)
-        else:
-            report(_wrong_type(path, kind, value))
-    elif kind in ("resources", "influence"):
-        if isinstance(value, Mapping):
-            allowed = RESOURCES if kind == "resources" else FACTIONS
-            _check_amounts(value, path, allowed, report)
-        else:
-            report(_wrong_type(path, kind, value))
-    elif kind == "reward":
-        if isinstance(value, Mapping):
-            _check_reward(value, f"{path}.", report, allow_choices=True)
-        else:
-            report(_wrong_type(path, kind, value))
-    elif kind == "options":
-        if not isinstance(value, list):
-            report(_wrong_type(path, kind, value))
-            return
-        for i, option in enumerate(value):
-            if isinstance(option, Mapping):
-                _check_reward(option, f"{path}[{i}].", report, allow_choices=False)
-            else:
-                report(_wrong_type(f"{path}[{i}]", "reward", option))
-    elif kind == "tables":
-        if not isinstance(value, list):
-            report(_wrong_type(path, kind, value))
-            return
-        for i, item in enumerate(value):
-            if isinstance(item, Mapping):
-                _check_table(item, field.item or {}, f"{path}[{i}].", report)
-            else:
-                report(_wrong_type(f"{path}[{i}]", "reward", item))
+            _check_table(item, columns(spec.item or Reward), f"{path}[{i}].", report)
+
+
+# Per kind of value: the Python type a TOML value of that kind has, and how its content is
+# checked once the type is right.
+Checker = Callable[[Any, Column, str, Report], None]
+_VALUE_CHECKS: Final[Mapping[ValueKind, tuple[type, Checker | None]]] = {
+    "str": (str, lambda value, spec, path, report: _check_str(value, path, spec.values, report)),
+    "int": (int, _check_int),
+    "bool": (bool, None),
+    "str_list": (list, _check_list),
+    "set_list": (list, _check_list),
+    "resources": (
+        Mapping,
+        lambda value, _spec, path, report: _check_amounts(value, path, RESOURCES, report),
+    ),
+    "influence": (
+        Mapping,
+        lambda value, _spec, path, report: _check_amounts(value, path, FACTIONS, report),
+    ),
+    "reward": (
+        Mapping,
+        lambda value, _spec, path, report: _check_reward(
+            value, f"{path}.", report, allow_choices=True
+        ),
+    ),
+    "options": (list, _check_tables),
+    "tables": (list, _check_tables),
+}
+
+
+def _check_value(value: object, spec: Column, path: str, report: Report) -> None:
+    python_type, check = _VALUE_CHECKS[spec.kind]
+    if not isinstance(value, python_type) or (python_type is int and isinstance(value, bool)):
+        report(_wrong_type(path, spec.kind, value))
+    elif check is not None:
+        check(value, spec, path, report)
 
 
 def _check_table(
-    table: Mapping[str, object], spec: Mapping[str, Field], prefix: str, report: Report
+    table: Mapping[str, object], specs: Sequence[Column], prefix: str, report: Report
 ) -> None:
+    keys = {spec.key for spec in specs}
     for key in table:
-        if key not in spec:
+        if key not in keys:
             report(f"unknown key '{prefix}{key}'")
-    for key, field in spec.items():
-        if key in table:
-            _check_value(table[key], field, f"{prefix}{key}", report)
-        elif field.required:
-            report(f"missing required key '{prefix}{key}'")
+    for spec in specs:
+        if spec.key in table:
+            _check_value(table[spec.key], spec, f"{prefix}{spec.key}", report)
+        elif spec.required:
+            report(f"missing required key '{prefix}{spec.key}'")
 
 
-def _check_reward(
-    reward: Mapping[str, object], prefix: str, report: Report, *, allow_choices: bool
-) -> None:
-    if not allow_choices:
-        for key in NOT_IN_OPTIONS:
-            if key in reward:
-                report(f"option '{prefix.rstrip('.')}' must not contain '{key}'")
-        if not reward:
-            report(f"option '{prefix.rstrip('.')}' must not be empty")
-        spec = {k: f for k, f in REWARD_FIELDS.items() if k not in NOT_IN_OPTIONS}
-        rest = {k: v for k, v in reward.items() if k not in NOT_IN_OPTIONS}
-        _check_table(rest, spec, prefix, report)
-    else:
-        _check_table(reward, REWARD_FIELDS, prefix, report)
-    influence, factions = reward.get("influence", 0), reward.get("influence_factions", 0)
-    if is_int(influence) and is_int(factions) and (influence == 0) != (factions == 0):
-        report(
-            f"'{prefix}influence' and '{prefix}influence_factions' must both be set or both be 0"
-        )
-    offers = reward.get("offers")
-    if allow_choices and isinstance(offers, list):
-        for i, offer in enumerate(offers):
-            cost = offer.get("cost") if isinstance(offer, Mapping) else None
-            if isinstance(cost, Mapping) and not any(cost.values()):
-                report(f"'{prefix}offers[{i}].cost' must not be empty")
-    if not allow_choices:
-        return
+def _check_options_keys(reward: Mapping[str, object], prefix: str, report: Report) -> None:
+    """An option of a choice holds neither a choice nor purchases, and is not empty."""
+    for key in NOT_IN_OPTIONS:
+        if key in reward:
+            report(f"option '{prefix.rstrip('.')}' must not contain '{key}'")
+    if not reward:
+        report(f"option '{prefix.rstrip('.')}' must not be empty")
+    rest = {k: v for k, v in reward.items() if k not in NOT_IN_OPTIONS}
+    _check_table(rest, OPTION_COLUMNS, prefix, report)
+
+
+def _check_choice(reward: Mapping[str, object], prefix: str, report: Report) -> None:
+    """`choose` and `options` come together, and one can't choose more than there is."""
     choose, options = reward.get("choose"), reward.get("options")
     if options is None and choose is not None:
         report(f"'{prefix}choose' is set but '{prefix}options' is missing")
@@ -604,6 +360,29 @@ def _check_reward(
                 f"'{prefix}choose' is {choose}, must be between 1 and "
                 f"{len(options)} (the number of options)"
             )
+
+
+def _check_reward(
+    reward: Mapping[str, object], prefix: str, report: Report, *, allow_choices: bool
+) -> None:
+    if allow_choices:
+        _check_table(reward, columns(Reward), prefix, report)
+    else:
+        _check_options_keys(reward, prefix, report)
+    influence, factions = reward.get("influence", 0), reward.get("influence_factions", 0)
+    if is_int(influence) and is_int(factions) and (influence == 0) != (factions == 0):
+        report(
+            f"'{prefix}influence' and '{prefix}influence_factions' must both be set or both be 0"
+        )
+    if not allow_choices:
+        return
+    offers = reward.get("offers")
+    if isinstance(offers, list):
+        for i, offer in enumerate(offers):
+            cost = offer.get("cost") if isinstance(offer, Mapping) else None
+            if isinstance(cost, Mapping) and not any(cost.values()):
+                report(f"'{prefix}offers[{i}].cost' must not be empty")
+    _check_choice(reward, prefix, report)
 
 
 def _record_id(record: Mapping[str, object]) -> str | None:
@@ -640,6 +419,10 @@ class _Run:
         file, rid = self.file(kind, index), _record_id(record)
         return lambda message: self.problems.append(Problem(file, rid, message))
 
+    def each(self, kind: str) -> list[tuple[Mapping[str, object], Report]]:
+        """The records of one kind, each with the function that reports its problems."""
+        return [(r, self.reporter(kind, i, r)) for i, r in self.records(kind)]
+
     def ids(self, kind: str) -> dict[str, Mapping[str, object]]:
         found: dict[str, Mapping[str, object]] = {}
         for _, record in self.records(kind):
@@ -660,7 +443,7 @@ def _check_shapes(run: _Run) -> None:
                 msg = f"record #{index + 1} must be a table, not {type(record).__name__}"
                 run.problems.append(Problem(file, None, msg))
                 continue
-            _check_table(record, FIELDS[kind], "", run.reporter(kind, index, record))
+            _check_table(record, record_columns(kind), "", run.reporter(kind, index, record))
 
 
 def _check_duplicates(run: _Run) -> None:
@@ -679,31 +462,39 @@ def _check_duplicates(run: _Run) -> None:
                     seen[rid] = file
 
 
+def _reward_boxes(record: Mapping[str, object]) -> list[tuple[str, Mapping[str, object]]]:
+    """A Conflict card's reward boxes and the options inside them, each with its path."""
+    boxes: list[tuple[str, Mapping[str, object]]] = []
+    for place in PLACES:
+        reward = record.get(place)
+        if not isinstance(reward, Mapping):
+            continue
+        boxes.append((place, reward))
+        options = reward.get("options")
+        if isinstance(options, list):
+            boxes += [
+                (f"{place}.options[{i}]", o)
+                for i, o in enumerate(options)
+                if isinstance(o, Mapping)
+            ]
+    return boxes
+
+
 def _check_ix_only(run: _Run) -> None:
     for kind, keys in IX_ONLY_KEYS.items():
-        for index, record in run.records(kind):
+        for record, report in run.each(kind):
             if record.get("set") != "base":
                 continue
-            report = run.reporter(kind, index, record)
             for key in keys:
                 if key in record:
                     report(f"'{key}' is a Rise of Ix field; a 'base' record can't use it")
-    for index, record in run.records("conflicts"):
+    for record, report in run.each("conflicts"):
         if record.get("set") != "base":
             continue
-        report = run.reporter("conflicts", index, record)
-        for place in ("first", "second", "third"):
-            reward = record.get(place)
-            if not isinstance(reward, Mapping):
-                continue
-            boxes: list[tuple[str, object]] = [(place, reward)]
-            options = reward.get("options")
-            if isinstance(options, list):
-                boxes += [(f"{place}.options[{i}]", o) for i, o in enumerate(options)]
-            for path, box in boxes:
-                for key in IX_REWARD_KEYS:
-                    if isinstance(box, Mapping) and key in box:
-                        report(f"'{path}.{key}' is a Rise of Ix reward; a 'base' card can't use it")
+        for path, box in _reward_boxes(record):
+            for key in IX_REWARD_KEYS:
+                if key in box:
+                    report(f"'{path}.{key}' is a Rise of Ix reward; a 'base' card can't use it")
 
 
 def _check_ix_icons(record: Mapping[str, object], report: Report) -> None:
@@ -714,8 +505,7 @@ def _check_ix_icons(record: Mapping[str, object], report: Report) -> None:
 
 
 def _check_spaces(run: _Run) -> None:
-    for index, record in run.records("spaces"):
-        report = run.reporter("spaces", index, record)
+    for record, report in run.each("spaces"):
         maker, base_spice = record.get("maker"), record.get("base_spice")
         if isinstance(maker, bool) and is_int(base_spice):
             if maker and base_spice == 0:
@@ -756,8 +546,7 @@ def _check_target(
 
 
 def _check_hagal(run: _Run, spaces: Mapping[str, Mapping[str, object]]) -> None:
-    for index, record in run.records("hagal"):
-        report = run.reporter("hagal", index, record)
+    for record, report in run.each("hagal"):
         special = [k for k in ("harvest", "reshuffle") if record.get(k) is True]
         if len(special) > 1:
             report("a card can't be both 'harvest' and 'reshuffle'")
@@ -765,9 +554,6 @@ def _check_hagal(run: _Run, spaces: Mapping[str, Mapping[str, object]]) -> None:
             report(f"a '{special[0]}' card must not name a 'space'")
         if not special and "space" not in record:
             report("missing 'space' (only harvest and reshuffle cards have none)")
-        copies = record.get("copies")
-        if is_int(copies) and copies == 0:
-            report("'copies' must be at least 1")
         _check_ix_icons(record, report)
         if _int_or_zero(record, "negotiator") and record.get("acquire_tech") is not True:
             report("'negotiator' is the fallback of 'acquire_tech', which is not set")
@@ -784,11 +570,10 @@ def _check_hagal(run: _Run, spaces: Mapping[str, Mapping[str, object]]) -> None:
 
 
 def _check_leaders(run: _Run) -> None:
-    for index, record in run.records("leaders"):
+    for record, report in run.each("leaders"):
         allowed, signet = record.get("rival_allowed"), record.get("rival_signet")
         if not isinstance(allowed, bool) or not isinstance(signet, str):
             continue
-        report = run.reporter("leaders", index, record)
         if allowed and signet == "none":
             report("'rival_signet' is 'none' but 'rival_allowed' is true")
         elif not allowed and signet != "none":
@@ -796,8 +581,7 @@ def _check_leaders(run: _Run) -> None:
 
 
 def _check_conflicts(run: _Run, spaces: Mapping[str, Mapping[str, object]]) -> None:
-    for index, record in run.records("conflicts"):
-        report = run.reporter("conflicts", index, record)
+    for record, report in run.each("conflicts"):
         controlled = _str_or_none(record, "controlled_space")
         if controlled:
             target = spaces.get(controlled)
@@ -806,30 +590,18 @@ def _check_conflicts(run: _Run, spaces: Mapping[str, Mapping[str, object]]) -> N
             elif not isinstance(target.get("control_bonus"), Mapping):
                 report(f"'controlled_space' '{controlled}' is a space without a control_bonus")
         granted: list[str] = []
-        for place in ("first", "second", "third"):
-            reward = record.get(place)
-            if not isinstance(reward, Mapping):
+        for path, box in _reward_boxes(record):
+            control = _str_or_none(box, "control")
+            if not control:
                 continue
-            rewards: list[tuple[str, Mapping[str, object]]] = [(place, reward)]
-            options = reward.get("options")
-            if isinstance(options, list):
-                rewards += [
-                    (f"{place}.options[{i}]", o)
-                    for i, o in enumerate(options)
-                    if isinstance(o, Mapping)
-                ]
-            for path, box in rewards:
-                control = _str_or_none(box, "control")
-                if not control:
-                    continue
-                granted.append(control)
-                if control not in spaces:
-                    report(f"'{path}.control' refers to unknown space '{control}'")
-                elif control != controlled:
-                    report(
-                        f"'{path}.control' gives '{control}' but 'controlled_space' is "
-                        f"{repr(controlled) if controlled else 'not set'}"
-                    )
+            granted.append(control)
+            if control not in spaces:
+                report(f"'{path}.control' refers to unknown space '{control}'")
+            elif control != controlled:
+                report(
+                    f"'{path}.control' gives '{control}' but 'controlled_space' is "
+                    f"{repr(controlled) if controlled else 'not set'}"
+                )
         if controlled and controlled not in granted:
             report(f"'controlled_space' is '{controlled}' but no reward grants its control")
 
@@ -838,11 +610,7 @@ def _check_cards(run: _Run) -> None:
     starters = run.ids("starter")
     for kind in CARD_KINDS:
         bought = kind in ("imperium", "reserve")
-        for index, record in run.records(kind):
-            report = run.reporter(kind, index, record)
-            copies = record.get("copies")
-            if is_int(copies) and copies == 0:
-                report("'copies' must be at least 1")
+        for record, report in run.each(kind):
             if bought and "cost" not in record:
                 report(f"missing 'cost' (every {kind} card has a Persuasion cost)")
             elif not bought and "cost" in record:
@@ -863,16 +631,10 @@ def _check_cards(run: _Run) -> None:
 
 
 def _check_intrigue(run: _Run) -> None:
-    for index, record in run.records("intrigue"):
-        report = run.reporter("intrigue", index, record)
-        copies = record.get("copies")
-        if is_int(copies) and copies == 0:
-            report("'copies' must be at least 1")
+    for record, report in run.each("intrigue"):
         types = record.get("types")
         if not isinstance(types, list):
             continue
-        if not types:
-            report("'types' must name at least one of: " + _choices(INTRIGUE_TYPES))
         for kind in INTRIGUE_TYPES:
             if kind in types and kind not in record:
                 report(f"'types' lists '{kind}' but the card has no '{kind}' effect")
@@ -881,11 +643,7 @@ def _check_intrigue(run: _Run) -> None:
 
 
 def _check_tech(run: _Run) -> None:
-    for index, record in run.records("tech"):
-        report = run.reporter("tech", index, record)
-        timing = record.get("timing")
-        if isinstance(timing, list) and not timing:
-            report("'timing' must name at least one of: " + _choices(TECH_TIMINGS))
+    for record, report in run.each("tech"):
         if record.get("rival_rule") and record.get("hagal_ok") is False:
             report("'rival_rule' is set but a Rival can't acquire this tile ('hagal_ok')")
         reward = record.get("acquire_reward")
@@ -894,13 +652,10 @@ def _check_tech(run: _Run) -> None:
 
 
 def _check_tracks(run: _Run) -> None:
-    for index, record in run.records("track"):
-        report = run.reporter("track", index, record)
+    for record, report in run.each("track"):
         steps = record.get("steps")
         if not isinstance(steps, list):
             continue
-        if not steps:
-            report("'steps' must list at least one step")
         for i, step in enumerate(steps):
             if not isinstance(step, Mapping):
                 continue
