@@ -1,7 +1,7 @@
 """Load card_db TOML files into the typed records of `companion.rules.catalog`.
 
 Layout: `card_db/catalog.toml` pins the data version; `card_db/<set>/` holds one file per
-kind the set has (`validate.set_kinds`): spaces, hagal, leaders, conflicts, imperium,
+kind the set has (`counts.set_kinds`): spaces, hagal, leaders, conflicts, imperium,
 starter, reserve, intrigue in base; spaces, hagal, leaders, conflicts, imperium, intrigue,
 tech, control_the_spice, track in ix. Every file is read with stdlib `tomllib`, then
 `validate` checks all of them together, so one run reports every problem; only clean data
@@ -17,17 +17,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.cards.schema import RECORDS, build
-from companion.cards.validate import (
-    CARD_KINDS,
-    FILES,
-    KINDS,
-    SETS,
-    TABLES,
-    Problem,
-    set_kinds,
-    validate,
-)
+from companion.cards.counts import set_kinds
+from companion.cards.problems import Problem
+from companion.cards.schema import CARD_KINDS, FILES, KINDS, RECORDS, SETS, TABLES, build
+from companion.cards.validate import validate
 from companion.rules.catalog import CardDef, Catalog
 
 __all__ = [

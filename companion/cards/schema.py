@@ -56,6 +56,18 @@ RECORDS: Final[Mapping[str, tuple[str, type]]] = {
     "tech": ("tech", catalog.TechDef),
     "track": ("track", catalog.TrackDef),
 }
+KINDS: Final[tuple[str, ...]] = tuple(RECORDS)
+
+
+# The kinds of deck card: one record type (CardDef), told apart by the file they are in.
+CARD_KINDS: Final[tuple[str, ...]] = tuple(k for k in KINDS if RECORDS[k][1] is catalog.CardDef)
+
+
+# The TOML array-of-tables name used in each kind's file: `[[space]]`, `[[card]]`, ...
+TABLES: Final[Mapping[str, str]] = {kind: table for kind, (table, _) in RECORDS.items()}
+
+
+FILES: Final[Mapping[str, str]] = {kind: f"{kind}.toml" for kind in KINDS}
 SETS: Final[tuple[catalog.CardSet, ...]] = get_args(catalog.CardSet)
 # What a solo Rival does for a Signet icon (HAGAL.md §7): the engine's own list, plus the
 # two Rise of Ix Rivals (Ix rulebook p.8), which the engine learns with the expansion.
@@ -157,7 +169,10 @@ def record_columns(kind: str) -> tuple[Column, ...]:
 
 def column(record_class: type, key: str) -> Column:
     """One column of a record class."""
-    return next(c for c in columns(record_class) if c.key == key)
+    found = [c for c in columns(record_class) if c.key == key]
+    if not found:
+        raise KeyError(f"{record_class.__name__} has no card_db key {key!r}")
+    return found[0]
 
 
 _EMPTY: Final[Mapping[ValueKind, object]] = {
@@ -171,8 +186,8 @@ _EMPTY: Final[Mapping[ValueKind, object]] = {
 }
 
 
-def convert(spec: Column, value: object) -> object:
-    """The record field's value for what a (validated) TOML key holds, None when missing."""
+def _convert(spec: Column, value: object) -> object:
+    """The field value for what a validated TOML key holds (`value` is None: the key is missing)."""
     if value is None:
         if spec.nullable:
             return None
@@ -198,5 +213,5 @@ def build(record_class: type[R], record: object, **given: object) -> R:
     """A record of this class from a validated TOML table; `given` fills unread fields."""
     table = record if isinstance(record, Mapping) else {}
     specs = columns(cast(type, record_class))
-    values = {spec.key: convert(spec, table.get(spec.key)) for spec in specs}
+    values = {spec.key: _convert(spec, table.get(spec.key)) for spec in specs}
     return record_class(**values, **given)

@@ -66,7 +66,8 @@ class DbField:
     values: tuple[object, ...] = ()
     # The name of a list of allowed values kept outside this module (the validator's).
     vocabulary: str = ""
-    # The smallest number allowed, or the fewest items of a list (0: no limit).
+    # The smallest number allowed, the fewest items of a list, or (for an amounts table)
+    # the fewest amounts above 0; 0: no limit.
     minimum: int = 0
     # Only Rise of Ix records may use the key (Ix rulebook).
     ix: bool = False
@@ -195,7 +196,7 @@ class LeaderDef:
 class Offer:
     """An optional purchase inside a reward: pay `cost` for `vp` Victory Points."""
 
-    cost: Resources
+    cost: Resources = field(metadata=spec(minimum=1))
     vp: int = field(default=1, metadata=spec(required=True))
 
 
