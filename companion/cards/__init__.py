@@ -19,7 +19,17 @@ from typing import Any
 
 from companion.cards.counts import set_kinds
 from companion.cards.problems import Problem
-from companion.cards.schema import CARD_KINDS, FILES, KINDS, RECORDS, SETS, TABLES, build
+from companion.cards.schema import (
+    CARD_KINDS,
+    EXTRA_COLUMNS,
+    FILES,
+    KINDS,
+    RECORDS,
+    SETS,
+    TABLES,
+    UNCERTAIN,
+    build,
+)
 from companion.cards.validate import validate
 from companion.rules.catalog import CardDef, Catalog
 
@@ -192,7 +202,11 @@ def _build(db: _RawDb) -> Catalog:
     for card_kind in CARD_KINDS:
         cards.update(_by_id(db, card_kind, kind=card_kind))
     # SpaceDef and LeaderDef have no `uncertain` field; keep their doubts visible here.
-    uncertain = {kind: _uncertain(db, kind) for kind in ("spaces", "leaders")}
+    uncertain = {
+        kind: _uncertain(db, kind)
+        for kind, (_, record_class) in RECORDS.items()
+        if UNCERTAIN in EXTRA_COLUMNS.get(record_class, ())
+    }
     return Catalog(
         version=db.version or "",
         spaces=MappingProxyType(_by_id(db, "spaces")),
