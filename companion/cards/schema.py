@@ -28,6 +28,9 @@ from companion.rules.catalog import CARD_DB, DbField, Resources, Reward
 from companion.rules.hagal import SIGNETS
 
 R = TypeVar("R")
+# What a key holds: text, a whole number, true or false, a list of texts (of set names), a
+# table of Solari/spice/water or of Faction -> amount, a reward table, a reward's list of
+# options, or a list of tables of another record class (an offer, a track step).
 ValueKind = Literal[
     "str",
     "int",
