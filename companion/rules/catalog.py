@@ -6,13 +6,18 @@ reads files itself. Every record has a stable id.
 The rules lookup adds the cards players hold (Imperium, starter, Reserve, Control the
 Spice), Intrigue cards, Rise of Ix Tech tiles and the Shipping Track. Fields added for
 Rise of Ix all have defaults, so every base record keeps its meaning.
+
+The record classes are also card_db's schema: `companion.cards` reads and checks each
+record from `dataclasses.fields()`. A field's type gives the kind of value (a Literal its
+allowed values; `| None` that a missing key means None), a field with a default may be
+left out of a record, and `field(metadata=spec(...))` says what a type can't.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Final, Literal
 
 Faction = Literal["emperor", "spacing_guild", "bene_gesserit", "fremen"]
 FACTIONS: tuple[Faction, ...] = ("emperor", "spacing_guild", "bene_gesserit", "fremen")
@@ -47,6 +52,47 @@ TechTiming = Literal[
 ]
 
 
+# The metadata key under which a field carries its `DbField`.
+CARD_DB: Final = "card_db"
+
+
+@dataclass(frozen=True, slots=True)
+class DbField:
+    """What card_db needs to know about a field beyond its type (see `spec`)."""
+
+    # None: required unless the field has a default.
+    required: bool | None = None
+    # Allowed values, when the type doesn't list them (a Literal type does).
+    values: tuple[object, ...] = ()
+    # The name of a list of allowed values kept outside this module (the validator's).
+    vocabulary: str = ""
+    # The smallest number allowed, the fewest items of a list, or (for an amounts table)
+    # the fewest amounts above 0; 0: no limit.
+    minimum: int = 0
+    # Only Rise of Ix records may use the key (Ix rulebook).
+    ix: bool = False
+    # False: not a key of the TOML record; the loader supplies the value.
+    read: bool = True
+
+
+def spec(
+    *,
+    required: bool | None = None,
+    values: tuple[object, ...] = (),
+    vocabulary: str = "",
+    minimum: int = 0,
+    ix: bool = False,
+    read: bool = True,
+) -> Mapping[str, DbField]:
+    """Field metadata for card_db: `field(metadata=spec(minimum=1))`."""
+    return {CARD_DB: DbField(required, values, vocabulary, minimum, ix, read)}
+
+
+# The usual cases: a key a record may leave out, and a Rise of Ix key.
+OPTIONAL: Final = spec(required=False)
+IX: Final = spec(ix=True)
+
+
 @dataclass(frozen=True, slots=True)
 class Resources:
     """An amount of Solari, spice and water (a cost or a gain)."""
@@ -67,16 +113,16 @@ class SpaceDef:
     name: str
     set: CardSet
     icon: AgentIcon
-    faction: Faction | None
+    faction: Faction | None = field(metadata=OPTIONAL)
     cost: Resources
     # Sell Melange has a variable cost ("2-5 spice"); shown as text, never enforced.
-    cost_note: str
-    requires_influence: Mapping[str, int]
+    cost_note: str = field(metadata=OPTIONAL)
+    requires_influence: Mapping[str, int] = field(metadata=OPTIONAL)
     effects: str
     combat: bool
     maker: bool
     base_spice: int
-    control_bonus: Resources | None
+    control_bonus: Resources | None = field(metadata=OPTIONAL)
     once_per_game: bool
     gives_intrigue: bool
     explanation: str
@@ -84,12 +130,12 @@ class SpaceDef:
     # Rise of Ix icons on the space (Ix rulebook p.12): Freighter moves, dreadnoughts to
     # commission, Acquire Tech with `tech_discount` spice off, Negotiators to place on Ix.
     # `ix_choose_one`: the player takes one of these icons, not all (Tech Negotiation).
-    freighter: int = 0
-    dreadnought: int = 0
-    acquire_tech: bool = False
-    tech_discount: int = 0
-    negotiator: int = 0
-    ix_choose_one: bool = False
+    freighter: int = field(default=0, metadata=IX)
+    dreadnought: int = field(default=0, metadata=IX)
+    acquire_tech: bool = field(default=False, metadata=IX)
+    tech_discount: int = field(default=0, metadata=IX)
+    negotiator: int = field(default=0, metadata=IX)
+    ix_choose_one: bool = field(default=False, metadata=IX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,11 +145,11 @@ class HagalCardDef:
     id: str
     name: str
     set: CardSet
-    copies: int
+    copies: int = field(metadata=spec(minimum=1))
     players: Players
     # The target space; None for Harvest Spice (chosen at reveal) and Reshuffle.
-    space: str | None
-    influence: Faction | None
+    space: str | None = field(metadata=OPTIONAL)
+    influence: Faction | None = field(metadata=OPTIONAL)
     troops: int
     signet: bool
     swords: int
@@ -116,17 +162,17 @@ class HagalCardDef:
     # commission (the card is skipped when the Rival already has two); Acquire Tech with
     # `tech_discount` spice off; `negotiator`: Negotiators placed instead when the Rival
     # can't afford any tile.
-    freighter: int = 0
-    dreadnought: int = 0
-    acquire_tech: bool = False
-    tech_discount: int = 0
-    negotiator: int = 0
+    freighter: int = field(default=0, metadata=IX)
+    dreadnought: int = field(default=0, metadata=IX)
+    acquire_tech: bool = field(default=False, metadata=IX)
+    tech_discount: int = field(default=0, metadata=IX)
+    negotiator: int = field(default=0, metadata=IX)
     # The two dual cards: `space`, `influence` and `freighter` apply while the Rival has 0
     # or 1 Spacing Guild Influence; with 2 or more it uses these instead. If the matching
     # space is blocked, the card is not used at all (FAQ, "Rivals").
-    space_if_guild_2: str | None = None
-    influence_if_guild_2: Faction | None = None
-    freighter_if_guild_2: int = 0
+    space_if_guild_2: str | None = field(default=None, metadata=IX)
+    influence_if_guild_2: Faction | None = field(default=None, metadata=IX)
+    freighter_if_guild_2: int = field(default=0, metadata=IX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +184,7 @@ class LeaderDef:
     set: CardSet
     rival_allowed: bool
     # What the rival does for a Signet icon: see rules.hagal.SIGNETS for the known kinds.
-    rival_signet: str
+    rival_signet: str = field(metadata=spec(vocabulary="rival_signets"))
     signet_name: str
     signet_text: str
     ability_name: str
@@ -150,8 +196,8 @@ class LeaderDef:
 class Offer:
     """An optional purchase inside a reward: pay `cost` for `vp` Victory Points."""
 
-    cost: Resources
-    vp: int = 1
+    cost: Resources = field(metadata=spec(minimum=1))
+    vp: int = field(default=1, metadata=spec(required=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,8 +222,8 @@ class Reward:
     options: tuple[Reward, ...] = ()
     # Rise of Ix: Freighter icons, and purchases the receiver may make, each at most once
     # (Economic Supremacy).
-    freighter: int = 0
-    offers: tuple[Offer, ...] = ()
+    freighter: int = field(default=0, metadata=IX)
+    offers: tuple[Offer, ...] = field(default=(), metadata=IX)
 
     def is_empty(self) -> bool:
         return self == Reward()
@@ -190,8 +236,8 @@ class ConflictDef:
     id: str
     name: str
     set: CardSet
-    level: int
-    controlled_space: str | None
+    level: int = field(metadata=spec(values=(1, 2, 3)))
+    controlled_space: str | None = field(metadata=OPTIONAL)
     first: Reward
     second: Reward
     third: Reward
@@ -206,24 +252,25 @@ class CardDef:
     id: str
     name: str
     set: CardSet
-    kind: CardKind
+    # Not a key of the record: the file it is in (`imperium.toml`, ...).
+    kind: CardKind = field(metadata=spec(read=False))
     # Physical copies; for the starting deck and Control the Spice, copies per player.
-    copies: int
+    copies: int = field(metadata=spec(minimum=1))
     # Persuasion cost; None for cards nobody buys (starting deck, Control the Spice).
-    cost: int | None
+    cost: int | None = field(metadata=OPTIONAL)
     factions: tuple[Faction, ...]
     icons: tuple[AgentIcon, ...]
     # Our paraphrases of the boxes: Agent, Reveal (beyond the plain Persuasion and
     # swords), Acquire, and rules outside the boxes; "" when the card has none.
-    agent: str
-    persuasion: int
-    swords: int
-    reveal: str
-    acquire: str
-    special: str
+    agent: str = field(metadata=OPTIONAL)
+    persuasion: int = field(metadata=OPTIONAL)
+    swords: int = field(metadata=OPTIONAL)
+    reveal: str = field(metadata=OPTIONAL)
+    acquire: str = field(metadata=OPTIONAL)
+    special: str = field(metadata=OPTIONAL)
     explanation: str
-    infiltration: bool = False
-    unload: bool = False
+    infiltration: bool = field(default=False, metadata=IX)
+    unload: bool = field(default=False, metadata=IX)
     # What acquiring the card scores or moves, when the companion tracks it.
     acquire_vp: int = 0
     acquire_influence: Mapping[str, int] = field(default_factory=dict)
@@ -245,11 +292,11 @@ class IntrigueDef:
     id: str
     name: str
     set: CardSet
-    copies: int
-    types: tuple[IntrigueType, ...]
-    plot: str
-    combat: str
-    endgame: str
+    copies: int = field(metadata=spec(minimum=1))
+    types: tuple[IntrigueType, ...] = field(metadata=spec(minimum=1))
+    plot: str = field(metadata=OPTIONAL)
+    combat: str = field(metadata=OPTIONAL)
+    endgame: str = field(metadata=OPTIONAL)
     explanation: str
     uncertain: tuple[str, ...] = ()
 
@@ -265,13 +312,13 @@ class TechDef:
     cost: int
     # The small House Hagal mark: a solo Rival may acquire this tile.
     hagal_ok: bool
-    timing: tuple[TechTiming, ...]
-    acquire: str
+    timing: tuple[TechTiming, ...] = field(metadata=spec(minimum=1))
+    acquire: str = field(metadata=OPTIONAL)
     # The part of the acquire effect a Rival collects (resources, Intrigue, troops, VP).
-    acquire_reward: Reward
+    acquire_reward: Reward = field(metadata=OPTIONAL)
     ability: str
     # How a solo Rival uses the tile (Ix rulebook p.9); "" when it has no special rule.
-    rival_rule: str
+    rival_rule: str = field(metadata=OPTIONAL)
     explanation: str
     uncertain: tuple[str, ...] = ()
 
@@ -297,7 +344,7 @@ class TrackDef:
     name: str
     set: CardSet
     effects: str
-    steps: tuple[TrackStep, ...]
+    steps: tuple[TrackStep, ...] = field(metadata=spec(minimum=1))
     rival_rule: str
     explanation: str
     uncertain: tuple[str, ...] = ()
