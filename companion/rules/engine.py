@@ -10,8 +10,7 @@ Rules are cited as: [RB p.N] base rulebook, [FAQ] Errata & FAQ 2022-02-14, and
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 
 from companion.rules import hagal, ix
@@ -34,7 +33,8 @@ from companion.rules.actions import (
     Tech,
     Voice,
 )
-from companion.rules.catalog import FACTIONS, Catalog, Reward, SpaceDef
+from companion.rules.catalog import FACTIONS, Catalog, Reward
+from companion.rules.draft import Draft
 from companion.rules.state import (
     FACTION_INDEX,
     MAX_INFLUENCE,
@@ -42,15 +42,11 @@ from companion.rules.state import (
     TROOPS_PER_HOUSE,
     Acquisition,
     ConflictSlot,
-    Entry,
     GameState,
     House,
-    Phase,
-    Prompt,
     Setup,
     Task,
     VpEntry,
-    VpSource,
 )
 
 # Difficulty table [RB p.20]: rival garrison, rival Intrigue, conflict cards above the
@@ -68,154 +64,6 @@ EPIC_LEVELS = ((2, 5), (3, 5))  # [IX p.10] Epic: no Conflict I, 5 x II over 5 x
 MAX_STRENGTH = 200
 # What House Hagal has to correct: units, swords, Influence and its Freighter [RB p.19].
 HAGAL_FIELDS = ("garrison", "troops", "swords", "freighter", "dn_garrison", "dn_conflict")
-
-
-class Draft:
-    """A mutable working copy of a GameState, used inside one `apply` or `replay`."""
-
-    def __init__(self, s: GameState) -> None:
-        self.cat: Catalog = s.catalog
-        self.setup = s.setup
-        self.step = s.step
-        self.round = s.round
-        self.phase: Phase = s.phase
-        self.houses: dict[str, House] = {h.id: h for h in s.houses}
-        self.first = s.first
-        self.turn = s.turn
-        self.occupants = dict(s.occupants)
-        self.voice = dict(s.voice)
-        self.bonus_spice = dict(s.bonus_spice)
-        self.control = dict(s.control)
-        self.alliances = dict(s.alliances)
-        self.mentat_claim = s.mentat_claim
-        self.hagal_deck = list(s.hagal_deck)
-        self.hagal_discard = list(s.hagal_discard)
-        self.conflict_deck = list(s.conflict_deck)
-        self.conflict = s.conflict
-        self.conflicts_done = list(s.conflicts_done)
-        self.queue = list(s.queue)
-        self.prompt = s.prompt
-        self.recruited = s.recruited
-        self.rng = s.rng
-        self.ledger = list(s.ledger)
-        self.log = list(s.log)
-        self.end_reason = s.end_reason
-        self.acquisitions = list(s.acquisitions)
-        self.tech_stacks = [list(stack) for stack in s.tech_stacks]
-        self.tech_trash = list(s.tech_trash)
-        self.posted = dict(s.posted)
-        self.infiltrators = list(s.infiltrators)
-
-    def freeze(self) -> GameState:
-        return GameState(
-            catalog=self.cat,
-            setup=self.setup,
-            step=self.step,
-            round=self.round,
-            phase=self.phase,
-            houses=tuple(self.houses.values()),
-            first=self.first,
-            turn=self.turn,
-            occupants=self.occupants.copy(),
-            voice=self.voice.copy(),
-            bonus_spice=self.bonus_spice.copy(),
-            control=self.control.copy(),
-            alliances=self.alliances.copy(),
-            mentat_claim=self.mentat_claim,
-            hagal_deck=tuple(self.hagal_deck),
-            hagal_discard=tuple(self.hagal_discard),
-            conflict_deck=tuple(self.conflict_deck),
-            conflict=self.conflict,
-            conflicts_done=tuple(self.conflicts_done),
-            queue=tuple(self.queue),
-            prompt=self.prompt,
-            recruited=self.recruited,
-            rng=self.rng,
-            ledger=tuple(self.ledger),
-            log=tuple(self.log),
-            end_reason=self.end_reason,
-            acquisitions=tuple(self.acquisitions),
-            tech_stacks=tuple(tuple(stack) for stack in self.tech_stacks),
-            tech_trash=tuple(self.tech_trash),
-            posted=self.posted.copy(),
-            infiltrators=tuple(self.infiltrators),
-        )
-
-    # -- small helpers -------------------------------------------------------------------
-
-    @property
-    def solo(self) -> bool:
-        return self.setup.mode == "solo"
-
-    def h(self, house_id: str) -> House:
-        return self.houses[house_id]
-
-    def put(self, house_id: str, **changes: object) -> House:
-        house = replace(self.houses[house_id], **changes)  # type: ignore[arg-type]
-        self.houses[house_id] = house
-        return house
-
-    def emit(self, kind: str, house: str | None = None, **data: object) -> None:
-        self.log.append(Entry(self.step, self.round, kind, house, data))
-
-    def random(self) -> random.Random:
-        """A generator drawn from the seed and a counter kept in the state (never global)."""
-        self.rng += 1
-        return random.Random(self.setup.seed * 1_000_003 + self.rng)
-
-    @property
-    def conflict_level(self) -> int:
-        return self.cat.conflicts[self.conflict].level if self.conflict else 0
-
-    @property
-    def ix(self) -> bool:
-        return "ix" in self.setup.sets
-
-    def controller(self, space: str) -> str | None:
-        """Who controls a space: a dreadnought covers the Control marker [IX p.6]."""
-        post = self.posted.get(space)
-        return post.house if post is not None else self.control.get(space)
-
-    def scores(self, house_id: str) -> bool:
-        return self.houses[house_id].kind != "hagal"
-
-    def gain_vp(self, house_id: str, delta: int, source: VpSource, note: str = "") -> None:
-        if not delta or not self.scores(house_id):
-            return
-        self.put(house_id, vp=self.houses[house_id].vp + delta)
-        self.ledger.append(VpEntry(house_id, delta, source, self.round, note))
-
-    def deciders(self) -> str:
-        """Who decides for a rival: "you" in solo [RB p.20]; the First Player in two-player."""
-        return self.humans()[0] if self.solo else self.first
-
-    def humans(self) -> list[str]:
-        return [h.id for h in self.houses.values() if h.kind == "human"]
-
-    def rivals(self) -> list[str]:
-        return [h.id for h in self.houses.values() if h.kind != "human"]
-
-    def seats(self) -> list[str]:
-        """Turn-taking seats, clockwise. House Hagal acts outside the rotation (p.19)."""
-        return [h.id for h in self.houses.values() if h.kind != "hagal"]
-
-    def order(self) -> list[str]:
-        """Seats in turn order, starting with the First Player."""
-        seats = self.seats()
-        i = seats.index(self.first)
-        return seats[i:] + seats[:i]
-
-    def board(self) -> Mapping[str, SpaceDef]:
-        return self.cat.board(self.setup.sets)
-
-    def ask(
-        self, kind: str, house: str, task: Task, options: Sequence[str] = (), **kw: int
-    ) -> None:
-        decider = house if self.houses[house].is_human else self.deciders()
-        if "minimum" in kw or "maximum" in kw:
-            self.prompt = Prompt(kind, house, decider, task, number=True, **kw)  # type: ignore[arg-type]
-        else:
-            self.prompt = Prompt(kind, house, decider, task, options=tuple(options))
 
 
 # -- public API --------------------------------------------------------------------------
@@ -267,59 +115,38 @@ def new_game(setup: Setup, catalog: Catalog) -> GameState:
     state = GameState(
         catalog=catalog,
         setup=setup,
-        step=0,
-        round=0,
-        phase="round_start",
         houses=tuple(houses),
         first=first,
-        turn=None,
-        occupants={},
-        voice={},
         bonus_spice={s.id: 0 for s in catalog.board(setup.sets).values() if s.maker},
-        control={},
-        alliances={},
-        mentat_claim=None,
-        hagal_deck=(),
-        hagal_discard=(),
-        conflict_deck=(),
-        conflict=None,
-        conflicts_done=(),
-        queue=(),
-        prompt=None,
-        recruited=0,
-        rng=0,
-        ledger=(),
-        log=(),
-        end_reason=None,
     )
-    w = Draft(state)
-    w.hagal_deck = hagal_cards(setup, catalog)
+    draft = Draft(state)
+    draft.hagal_deck = hagal_cards(setup, catalog)
     if setup.options.physical_hagal:
-        w.hagal_deck.sort()
+        draft.hagal_deck.sort()
     else:
-        w.random().shuffle(w.hagal_deck)
-    w.conflict_deck = _conflict_deck(w)
-    w.emit("setup", mode=setup.mode, difficulty=setup.difficulty, first=first)
-    if w.ix:
-        ix.setup_tech(w)
-    w.queue.append(Task("start_round"))
-    _run(w)
-    return w.freeze()
+        draft.random().shuffle(draft.hagal_deck)
+    draft.conflict_deck = _conflict_deck(draft)
+    draft.emit("setup", mode=setup.mode, difficulty=setup.difficulty, first=first)
+    if draft.ix:
+        ix.setup_tech(draft)
+    draft.queue.append(Task("start_round"))
+    _run(draft)
+    return draft.freeze()
 
 
 def apply(state: GameState, action: Action) -> GameState:
     """Apply one action and every automatic step after it; raise IllegalAction if not allowed."""
-    w = Draft(state)
-    _apply(w, action)
-    return w.freeze()
+    draft = Draft(state)
+    _apply(draft, action)
+    return draft.freeze()
 
 
 def replay(state: GameState, actions: Iterable[Action]) -> GameState:
     """Apply a whole log in one draft (the fast path for loading a game)."""
-    w = Draft(state)
+    draft = Draft(state)
     for action in actions:
-        _apply(w, action)
-    return w.freeze()
+        _apply(draft, action)
+    return draft.freeze()
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -332,11 +159,11 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.phase == "agents" and state.turn is not None:
         house = state.house(state.turn)
         if house.is_human:
-            w = Draft(state)
+            draft = Draft(state)
             out: list[Action] = [
                 PlaceAgent(house.id, sid)
-                for sid in w.board()
-                if _space_problem(w, house.id, sid) is None
+                for sid in draft.board()
+                if _space_problem(draft, house.id, sid) is None
             ]
             out.append(Reveal(house.id))
             return out
@@ -348,8 +175,8 @@ def space_problems(
 ) -> dict[str, str | None]:
     """For each board space: why `house_id` can't send an Agent there now (with
     Infiltration if `infiltrate`), or None."""
-    w = Draft(state)
-    return {sid: _space_problem(w, house_id, sid, infiltrate) for sid in w.board()}
+    draft = Draft(state)
+    return {sid: _space_problem(draft, house_id, sid, infiltrate) for sid in draft.board()}
 
 
 def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:
@@ -436,15 +263,19 @@ def _check_setup(setup: Setup, catalog: Catalog) -> None:
         raise IllegalAction(" ".join(problems))
 
 
-def _conflict_deck(w: Draft) -> list[ConflictSlot]:
+def _conflict_deck(draft: Draft) -> list[ConflictSlot]:
     """1 Conflict I on top of 5 Conflict II on top of 4 Conflict III [RB p.4]."""
-    levels = EPIC_LEVELS if w.setup.options.epic else CONFLICT_LEVELS
-    if w.setup.options.physical_conflicts:
+    levels = EPIC_LEVELS if draft.setup.options.epic else CONFLICT_LEVELS
+    if draft.setup.options.physical_conflicts:
         return [ConflictSlot(level, None) for level, n in levels for _ in range(n)]
-    rng = w.random()
+    rng = draft.random()
     deck: list[ConflictSlot] = []
     for level, n in levels:
-        ids = [c.id for c in w.cat.conflicts.values() if c.level == level and c.set in w.setup.sets]
+        ids = [
+            c.id
+            for c in draft.catalog.conflicts.values()
+            if c.level == level and c.set in draft.setup.sets
+        ]
         deck.extend(ConflictSlot(level, cid) for cid in rng.sample(ids, n))
     return deck
 
@@ -452,69 +283,71 @@ def _conflict_deck(w: Draft) -> list[ConflictSlot]:
 # -- action handling ---------------------------------------------------------------------
 
 
-def _apply(w: Draft, action: Action) -> None:
-    w.step += 1
+def _apply(draft: Draft, action: Action) -> None:
+    draft.step += 1
     match action:
         case Choose(option=option):
-            _answer(w, option)
+            _answer(draft, option)
         case PlaceAgent(house=house, space=space, infiltrate=infiltrate):
-            _place_human(w, house, space, infiltrate)
+            _place_human(draft, house, space, infiltrate)
         case Reveal(house=house):
-            _reveal(w, house)
+            _reveal(draft, house)
         case Voice(house=house, space=space):
-            _voice(w, house, space)
+            _voice(draft, house, space)
         case Adjust():
-            _adjust(w, action)
+            _adjust(draft, action)
         case SetControl(space=space, house=house):
-            _set_control(w, space, house)
+            _set_control(draft, space, house)
         case SetTiebreak():
-            _set_tiebreak(w, action)
+            _set_tiebreak(draft, action)
         case CornerTheMarket():
-            _corner_the_market(w, action)
+            _corner_the_market(draft, action)
         case Acquire():
-            _acquire(w, action)
+            _acquire(draft, action)
         case Freighter() | Dreadnought() | Tech():
-            _ix_action(w, action)
+            _ix_action(draft, action)
         case _:
             raise IllegalAction("Unknown action.")
-    _run(w)
+    _run(draft)
 
 
-def _own_turn(w: Draft, house: str) -> None:
-    if house not in w.houses or not w.houses[house].is_human:
+def _own_turn(draft: Draft, house: str) -> None:
+    if house not in draft.houses or not draft.houses[house].is_human:
         raise IllegalAction("Only a player at the table can take this turn.")
-    if w.prompt is not None:
+    if draft.prompt is not None:
         raise IllegalAction("First answer the question on screen.")
-    if w.phase != "agents":
+    if draft.phase != "agents":
         raise IllegalAction("Agent and Reveal turns are taken in Phase 2 only.")
-    if w.turn != house:
-        who = w.houses[w.turn].name if w.turn else "nobody"
-        raise IllegalAction(f"It is not {w.houses[house].name}'s turn (now: {who}).")
+    if draft.turn != house:
+        who = draft.houses[draft.turn].name if draft.turn else "nobody"
+        raise IllegalAction(f"It is not {draft.houses[house].name}'s turn (now: {who}).")
 
 
-def _space_problem(w: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> str | None:
+def _space_problem(
+    draft: Draft, house_id: str, space_id: str, infiltrate: bool = False
+) -> str | None:
     """Why a human can't send an Agent to this space now [RB pp.8-9], or None.
 
     Infiltration lets an Agent past enemy Agents, never past The Voice or the player's
     own Agent [IX p.7].
     """
-    space = w.board().get(space_id)
-    house = w.houses[house_id]
+    space = draft.board().get(space_id)
+    house = draft.houses[house_id]
     if space is None:
         return "This space is not on the board in this game."
     if infiltrate:
-        here = [w.occupants.get(space_id)] + [h for s, h in w.infiltrators if s == space_id]
-        if not w.ix:
+        here = [draft.occupants.get(space_id)] + [h for s, h in draft.infiltrators if s == space_id]
+        if not draft.ix:
             return "Infiltration comes with Rise of Ix cards."
         if here[0] is None:
             return "Nobody is there: send the Agent normally."
         if house_id in here:
             return "You already have an Agent there: infiltration works against enemy Agents only."
-    elif space_id in w.occupants:
-        return f"{w.houses[w.occupants[space_id]].name} already has an Agent there."
-    blocker = w.voice.get(space_id)
+    elif space_id in draft.occupants:
+        return f"{draft.houses[draft.occupants[space_id]].name} already has an Agent there."
+    blocker = draft.voice.get(space_id)
     if blocker is not None and blocker != house_id:
-        return f"{w.houses[blocker].name} blocked it with The Voice."
+        return f"{draft.houses[blocker].name} blocked it with The Voice."
     if house.agents_left <= 0:
         return "No Agent left: take your Reveal turn."
     for faction, need in space.requires_influence.items():
@@ -523,298 +356,308 @@ def _space_problem(w: Draft, house_id: str, space_id: str, infiltrate: bool = Fa
     if space_id == "swordmaster":
         if house.swordmaster:
             return "You already have your Swordmaster."
-        if w.solo and w.setup.difficulty == "kwisatz":
+        if draft.solo and draft.setup.difficulty == "kwisatz":
             return "At Kwisatz Haderach difficulty you can't gain a Swordmaster (rulebook p.20)."
     if space_id == "high_council" and house.council_seat:
         return "You already have a seat on the High Council."
     return None
 
 
-def _place_human(w: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> None:
-    _own_turn(w, house_id)
-    problem = _space_problem(w, house_id, space_id, infiltrate)
+def _place_human(draft: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> None:
+    _own_turn(draft, house_id)
+    problem = _space_problem(draft, house_id, space_id, infiltrate)
     if problem is not None:
         raise IllegalAction(problem)
-    space = w.board()[space_id]
-    w.put(house_id, placed=w.h(house_id).placed + 1)
+    space = draft.board()[space_id]
+    draft.put(house_id, placed=draft.house(house_id).placed + 1)
     if infiltrate:
-        w.infiltrators.append((space_id, house_id))
-        w.emit("agent", house_id, space=space_id, infiltrate=True)
+        draft.infiltrators.append((space_id, house_id))
+        draft.emit("agent", house_id, space=space_id, infiltrate=True)
     else:
-        w.occupants[space_id] = house_id
-        w.emit("agent", house_id, space=space_id)
+        draft.occupants[space_id] = house_id
+        draft.emit("agent", house_id, space=space_id)
     if space.faction is not None:
         # Sending an Agent to a Faction space gives 1 Influence there [RB p.7].
-        w.queue.append(Task("influence", house_id, space.faction, 1))
+        draft.queue.append(Task("influence", house_id, space.faction, 1))
     if space.maker:
-        bonus = w.bonus_spice.get(space_id, 0)
-        w.bonus_spice[space_id] = 0
-        w.emit("harvest", house_id, space=space_id, spice=space.base_spice + bonus, bonus=bonus)
-    if space_id == "mentat" and not any(h.mentat for h in w.houses.values()):
+        bonus = draft.bonus_spice.get(space_id, 0)
+        draft.bonus_spice[space_id] = 0
+        draft.emit("harvest", house_id, space=space_id, spice=space.base_spice + bonus, bonus=bonus)
+    if space_id == "mentat" and not any(h.mentat for h in draft.houses.values()):
         # The Mentat is taken only if it is on its space [RB icon guide].
-        w.put(house_id, mentat=True)
-        w.emit("mentat_taken", house_id)
+        draft.put(house_id, mentat=True)
+        draft.emit("mentat_taken", house_id)
     if space_id == "swordmaster":
-        w.put(house_id, agents=3, swordmaster=True)
-        w.emit("swordmaster", house_id)
+        draft.put(house_id, agents=3, swordmaster=True)
+        draft.emit("swordmaster", house_id)
     if space_id == "high_council":
-        w.put(house_id, council_seat=True)
-        w.emit("council_seat", house_id)
+        draft.put(house_id, council_seat=True)
+        draft.emit("council_seat", house_id)
     if space_id == "secrets":
         # Each opponent with 4+ Intrigue gives one at random; rivals too [RB p.19, p.18].
-        for rid in w.rivals():
-            if w.h(rid).intrigue >= 4:
-                w.put(rid, intrigue=w.h(rid).intrigue - 1)
-                w.emit("secrets_steal", house_id, rival=rid)
-    if w.ix:
+        for rid in draft.rivals():
+            if draft.house(rid).intrigue >= 4:
+                draft.put(rid, intrigue=draft.house(rid).intrigue - 1)
+                draft.emit("secrets_steal", house_id, rival=rid)
+    if draft.ix:
         # The space's Rise of Ix icons, each optional for the player [IX pp.4-6].
         if space.dreadnought:
-            w.queue.append(Task("commission", house_id))
+            draft.queue.append(Task("commission", house_id))
         if space.ix_choose_one:
-            w.queue.append(Task("tech_negotiation", house_id))
+            draft.queue.append(Task("tech_negotiation", house_id))
         elif space.acquire_tech:
-            w.queue.append(Task("acquire_tech", house_id, "", space.tech_discount))
-        w.queue.extend(Task("freighter", house_id) for _ in range(space.freighter))
+            draft.queue.append(Task("acquire_tech", house_id, "", space.tech_discount))
+        draft.queue.extend(Task("freighter", house_id) for _ in range(space.freighter))
     if space.control_bonus is not None:
-        w.queue.append(Task("control_bonus", house_id, space_id))
-    w.queue.append(Task("next_turn", house_id, "agent"))
+        draft.queue.append(Task("control_bonus", house_id, space_id))
+    draft.queue.append(Task("next_turn", house_id, "agent"))
 
 
-def _reveal(w: Draft, house_id: str) -> None:
-    _own_turn(w, house_id)
-    w.put(house_id, revealed=True)
-    w.emit("reveal", house_id)
-    if w.solo and w.setup.options.churn:
+def _reveal(draft: Draft, house_id: str) -> None:
+    _own_turn(draft, house_id)
+    draft.put(house_id, revealed=True)
+    draft.emit("reveal", house_id)
+    if draft.solo and draft.setup.options.churn:
         # Dice churn: 2d6, trash the Imperium Row card at each position 1-5; 6s are
         # ignored and doubles trash one card [HAGAL §6 solo variants].
-        rng = w.random()
+        rng = draft.random()
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        w.emit("churn", house_id, dice=dice, positions=sorted({d for d in dice if d <= 5}))
-    w.queue.append(Task("next_turn", house_id, "reveal"))
+        draft.emit("churn", house_id, dice=dice, positions=sorted({d for d in dice if d <= 5}))
+    draft.queue.append(Task("next_turn", house_id, "reveal"))
 
 
-def _voice(w: Draft, house_id: str, space_id: str) -> None:
-    _own_turn(w, house_id)
-    if space_id not in w.board():
+def _voice(draft: Draft, house_id: str, space_id: str) -> None:
+    _own_turn(draft, house_id)
+    if space_id not in draft.board():
         raise IllegalAction("This space is not on the board in this game.")
-    if space_id in w.voice:
+    if space_id in draft.voice:
         raise IllegalAction("That space is already marked by The Voice.")
     # The mark stops opponents until the player's next turn [RB p.13 clarification].
-    w.voice[space_id] = house_id
-    w.emit("voice", house_id, space=space_id)
+    draft.voice[space_id] = house_id
+    draft.emit("voice", house_id, space=space_id)
 
 
-def _adjust(w: Draft, a: Adjust) -> None:
-    house = w.houses.get(a.house)
+def _adjust(draft: Draft, action: Adjust) -> None:
+    house = draft.houses.get(action.house)
     if house is None:
         raise IllegalAction("Unknown house.")
-    if not isinstance(a.delta, int) or a.delta == 0 or abs(a.delta) > 50:
+    if not isinstance(action.delta, int) or action.delta == 0 or abs(action.delta) > 50:
         raise IllegalAction("A correction changes a number by 1 to 50.")
-    if a.field in IX_FIELDS and not w.ix:
+    if action.field in IX_FIELDS and not draft.ix:
         raise IllegalAction("Freighters, dreadnoughts and Negotiators come with Rise of Ix.")
-    if house.is_human and a.field not in HUMAN_ADJUSTABLE:
+    if house.is_human and action.field not in HUMAN_ADJUSTABLE:
         raise IllegalAction(
             "Players keep their own resources and troops; the app doesn't track them."
         )
     if (
         house.kind == "hagal"
-        and a.field not in HAGAL_FIELDS
-        and not a.field.startswith("influence:")
+        and action.field not in HAGAL_FIELDS
+        and not action.field.startswith("influence:")
     ):
         raise IllegalAction("House Hagal has no resources and scores no VP (rulebook p.19).")
-    if a.reason not in VP_REASONS:
+    if action.reason not in VP_REASONS:
         raise IllegalAction("Unknown reason for a correction.")
-    if not house.is_human and a.field == "strength":
+    if not house.is_human and action.field == "strength":
         raise IllegalAction("A Rival's strength comes from its troops and swords: correct those.")
-    if a.field == "vp":
-        if house.vp + a.delta < 0:
+    if action.field == "vp":
+        if house.vp + action.delta < 0:
             raise IllegalAction("VP can't go below 0.")
-        w.gain_vp(a.house, a.delta, a.reason, "")  # type: ignore[arg-type]
-    elif a.field.startswith("influence:"):
-        faction = a.field.split(":", 1)[1]
+        draft.gain_vp(action.house, action.delta, action.reason, "")  # type: ignore[arg-type]
+    elif action.field.startswith("influence:"):
+        faction = action.field.split(":", 1)[1]
         if faction not in FACTIONS:
             raise IllegalAction("Unknown Faction.")
-        if w.prompt is not None:
+        if draft.prompt is not None:
             raise IllegalAction("First answer the question on screen.")
-        new = house.inf(faction) + a.delta
+        new = house.inf(faction) + action.delta
         if not 0 <= new <= MAX_INFLUENCE:
             raise IllegalAction(f"Influence goes from 0 to {MAX_INFLUENCE}.")
-        _set_influence(w, a.house, faction, new)
-    elif a.field in ("solari", "spice", "water", "intrigue", "swords", "strength"):
-        new = getattr(house, a.field) + a.delta
+        _set_influence(draft, action.house, faction, new)
+    elif action.field in ("solari", "spice", "water", "intrigue", "swords", "strength"):
+        new = getattr(house, action.field) + action.delta
         if new < 0:
             raise IllegalAction("That would go below 0.")
-        if a.field == "strength" and new > MAX_STRENGTH:
+        if action.field == "strength" and new > MAX_STRENGTH:
             raise IllegalAction("That strength is out of range.")
-        w.put(a.house, **{a.field: new})
-    elif a.field in ("garrison", "troops", "negotiators"):
-        new = getattr(house, a.field) + a.delta
-        if new < 0 or house.supply - a.delta < 0:
+        draft.put(action.house, **{action.field: new})
+    elif action.field in ("garrison", "troops", "negotiators"):
+        new = getattr(house, action.field) + action.delta
+        if new < 0 or house.supply - action.delta < 0:
             raise IllegalAction(f"A house has {TROOPS_PER_HOUSE} troops in all.")
-        w.put(a.house, **{a.field: new})
-    elif a.field == "freighter":
-        new = house.freighter + a.delta
+        draft.put(action.house, **{action.field: new})
+    elif action.field == "freighter":
+        new = house.freighter + action.delta
         if not 0 <= new <= TRACK_TOP:
             raise IllegalAction(f"The Freighter goes from step 0 to {TRACK_TOP}.")
-        w.put(a.house, freighter=new)
-    elif a.field in ("dn_garrison", "dn_conflict"):
-        new = getattr(house, a.field) + a.delta
-        if new < 0 or house.dn_supply - a.delta < 0:
+        draft.put(action.house, freighter=new)
+    elif action.field in ("dn_garrison", "dn_conflict"):
+        new = getattr(house, action.field) + action.delta
+        if new < 0 or house.dn_supply - action.delta < 0:
             raise IllegalAction("A house has two dreadnoughts.")
-        w.put(a.house, **{a.field: new})
+        draft.put(action.house, **{action.field: new})
     else:
         raise IllegalAction("That number can't be corrected.")
-    _no_negative_vp(w)
-    w.emit("adjust", a.house, field=a.field, delta=a.delta, reason=a.reason)
+    _no_negative_vp(draft)
+    draft.emit("adjust", action.house, field=action.field, delta=action.delta, reason=action.reason)
 
 
-def _set_control(w: Draft, space_id: str, house_id: str) -> None:
-    space = w.board().get(space_id)
+def _set_control(draft: Draft, space_id: str, house_id: str) -> None:
+    space = draft.board().get(space_id)
     if space is None or space.control_bonus is None:
         raise IllegalAction("Only Arrakeen, Carthag and Imperial Basin have Control markers.")
-    if house_id and (house_id not in w.houses or not w.scores(house_id)):
+    if house_id and (house_id not in draft.houses or not draft.scores(house_id)):
         raise IllegalAction("House Hagal never controls a space (rulebook p.19).")
     if house_id:
-        w.control[space_id] = house_id
+        draft.control[space_id] = house_id
     else:
-        w.control.pop(space_id, None)
-    w.emit("set_control", house_id or None, space=space_id)
+        draft.control.pop(space_id, None)
+    draft.emit("set_control", house_id or None, space=space_id)
 
 
-def _set_tiebreak(w: Draft, a: SetTiebreak) -> None:
-    if w.phase != "ended":
+def _set_tiebreak(draft: Draft, action: SetTiebreak) -> None:
+    if draft.phase != "ended":
         raise IllegalAction("Tie-breaks are entered at the end of the game.")
-    if a.house not in w.houses or not w.houses[a.house].is_human:
+    if action.house not in draft.houses or not draft.houses[action.house].is_human:
         raise IllegalAction("Tie-breaks are asked of the players only.")
-    values = (a.spice, a.solari, a.water, a.garrison)
+    values = (action.spice, action.solari, action.water, action.garrison)
     if (
         any(not isinstance(v, int) or v < 0 or v > 999 for v in values)
-        or a.garrison > TROOPS_PER_HOUSE
+        or action.garrison > TROOPS_PER_HOUSE
     ):
         raise IllegalAction("Enter counts of 0 or more.")
-    w.put(a.house, tiebreak=values)
-    w.emit("tiebreak", a.house, values=values)
+    draft.put(action.house, tiebreak=values)
+    draft.emit("tiebreak", action.house, values=values)
 
 
-def _corner_the_market(w: Draft, a: CornerTheMarket) -> None:
+def _corner_the_market(draft: Draft, action: CornerTheMarket) -> None:
     """Corner the Market; each solo Rival counts as two The Spice Must Flow [RB p.20]."""
-    if w.phase != "ended":
+    if draft.phase != "ended":
         raise IllegalAction("Corner the Market is an Endgame card: play it at the end.")
-    if a.house not in w.houses or not w.houses[a.house].is_human:
+    if action.house not in draft.houses or not draft.houses[action.house].is_human:
         raise IllegalAction("Only a player can play Corner the Market.")
-    if any(e.note == "corner_the_market" for e in w.ledger):
+    if any(e.note == "corner_the_market" for e in draft.ledger):
         raise IllegalAction("Corner the Market was already played.")
-    if not (0 <= a.own <= 10 and 0 <= a.other <= 10):
+    if not (0 <= action.own <= 10 and 0 <= action.other <= 10):
         raise IllegalAction("Count The Spice Must Flow cards: 0 to 10.")
-    others = [2 for _ in w.rivals()] if w.solo else [a.other]
+    others = [2 for _ in draft.rivals()] if draft.solo else [action.other]
     gained = 0
-    if a.own >= 2:
+    if action.own >= 2:
         gained += 1
         # [FAQ] Corner the Market: an opponent with as many or more denies the second VP.
-        if all(a.own > n for n in others):
+        if all(action.own > n for n in others):
             gained += 1
-    w.gain_vp(a.house, gained, "endgame", "corner_the_market")
+    draft.gain_vp(action.house, gained, "endgame", "corner_the_market")
     if not gained:
-        w.ledger.append(VpEntry(a.house, 0, "endgame", w.round, "corner_the_market"))
-    w.emit("corner_the_market", a.house, own=a.own, vp=gained)
+        draft.ledger.append(VpEntry(action.house, 0, "endgame", draft.round, "corner_the_market"))
+    draft.emit("corner_the_market", action.house, own=action.own, vp=gained)
 
 
 BUYABLE = ("imperium", "reserve")
 
 
-def _acquire(w: Draft, a: Acquire) -> None:
+def _acquire(draft: Draft, action: Acquire) -> None:
     """Record a bought card; its Acquire effects the app tracks (VP, Influence) apply at
     once: The Spice Must Flow's VP is kept even if the card is later trashed [FAQ]."""
-    if a.house not in w.houses or not w.houses[a.house].is_human:
+    if action.house not in draft.houses or not draft.houses[action.house].is_human:
         raise IllegalAction("Only a player at the table buys cards.")
-    card = w.cat.cards.get(a.card)
-    if card is None or card.kind not in BUYABLE or card.set not in w.setup.sets:
+    card = draft.catalog.cards.get(action.card)
+    if card is None or card.kind not in BUYABLE or card.set not in draft.setup.sets:
         raise IllegalAction("That card can't be bought in this game.")
-    if not isinstance(a.copy, int) or not 1 <= a.copy <= card.copies:
+    if not isinstance(action.copy, int) or not 1 <= action.copy <= card.copies:
         raise IllegalAction(f"{card.name} has copies 1 to {card.copies}.")
-    owner = next((x for x in w.acquisitions if x.card == a.card and x.copy == a.copy), None)
-    if owner is not None and owner.house == a.house:
-        raise IllegalAction(f"{w.houses[a.house].name} already has this {card.name}.")
-    if owner is not None and not a.move:
+    owner = next(
+        (x for x in draft.acquisitions if x.card == action.card and x.copy == action.copy), None
+    )
+    if owner is not None and owner.house == action.house:
+        raise IllegalAction(f"{draft.houses[action.house].name} already has this {card.name}.")
+    if owner is not None and not action.move:
         raise IllegalAction(
-            f"This {card.name} (copy {a.copy}) belongs to "
-            f"{w.houses[owner.house].name}: confirm to move it."
+            f"This {card.name} (copy {action.copy}) belongs to "
+            f"{draft.houses[owner.house].name}: confirm to move it."
         )
-    if w.prompt is not None and card.acquire_influence:
+    if draft.prompt is not None and card.acquire_influence:
         raise IllegalAction("First answer the question on screen.")
     if owner is not None:
         # A moved copy was recorded for the wrong player: take its effects back.
-        w.acquisitions.remove(owner)
-        w.gain_vp(owner.house, -card.acquire_vp, "card", card.id)
+        draft.acquisitions.remove(owner)
+        draft.gain_vp(owner.house, -card.acquire_vp, "card", card.id)
         for faction, n in card.acquire_influence.items():
-            old = w.h(owner.house).inf(faction)
-            _set_influence(w, owner.house, faction, max(0, old - n))
-    w.acquisitions.append(Acquisition(a.house, a.card, a.copy, w.round))
-    w.emit("acquire", a.house, card=a.card, copy=a.copy, moved_from=owner.house if owner else None)
-    w.gain_vp(a.house, card.acquire_vp, "card", card.id)
+            old = draft.house(owner.house).inf(faction)
+            _set_influence(draft, owner.house, faction, max(0, old - n))
+    draft.acquisitions.append(Acquisition(action.house, action.card, action.copy, draft.round))
+    draft.emit(
+        "acquire",
+        action.house,
+        card=action.card,
+        copy=action.copy,
+        moved_from=owner.house if owner else None,
+    )
+    draft.gain_vp(action.house, card.acquire_vp, "card", card.id)
     for faction, n in card.acquire_influence.items():
-        old = w.h(a.house).inf(faction)
-        _set_influence(w, a.house, faction, min(MAX_INFLUENCE, old + n))
-    _no_negative_vp(w)
+        old = draft.house(action.house).inf(faction)
+        _set_influence(draft, action.house, faction, min(MAX_INFLUENCE, old + n))
+    _no_negative_vp(draft)
 
 
-def _ix_action(w: Draft, a: Freighter | Dreadnought | Tech) -> None:
+def _ix_action(draft: Draft, action: Freighter | Dreadnought | Tech) -> None:
     """A Rise of Ix icon a player used from a card the app can't see [IX pp.4-6]."""
-    house = w.houses.get(a.house)
+    house = draft.houses.get(action.house)
     if house is None or not house.is_human:
         raise IllegalAction("Only a player at the table uses this.")
-    if not w.ix:
+    if not draft.ix:
         raise IllegalAction("This comes with the Rise of Ix expansion.")
-    if w.prompt is not None:
+    if draft.prompt is not None:
         raise IllegalAction("First answer the question on screen.")
-    if w.phase == "ended":
+    if draft.phase == "ended":
         raise IllegalAction("The game is over.")
-    match a:
+    match action:
         case Freighter(op="advance"):
             if house.freighter >= TRACK_TOP:
                 raise IllegalAction("The Freighter is on the top step: recall it.")
-            ix.advance(w, a.house)
+            ix.advance(draft, action.house)
         case Freighter(op="recall"):
             if house.freighter == 0:
                 raise IllegalAction("The Freighter is already at the bottom of the track.")
-            ix.recall(w, a.house)
+            ix.recall(draft, action.house)
         case Dreadnought(op="commission"):
             if house.dn_supply <= 0:
                 raise IllegalAction("Both dreadnoughts are already commissioned.")
-            ix.commission(w, a.house)
+            ix.commission(draft, action.house)
         case Dreadnought(op="deploy"):
-            if w.phase != "agents":
+            if draft.phase != "agents":
                 raise IllegalAction(
                     "Units are deployed on Agent turns (an Agent sent to a Combat space)."
                 )
             if house.dn_garrison <= 0:
                 raise IllegalAction("No dreadnought in the garrison.")
-            w.put(a.house, dn_garrison=house.dn_garrison - 1, dn_conflict=house.dn_conflict + 1)
-            w.emit("deploy", a.house, troops=0, dreadnoughts=1)
+            draft.put(
+                action.house, dn_garrison=house.dn_garrison - 1, dn_conflict=house.dn_conflict + 1
+            )
+            draft.emit("deploy", action.house, troops=0, dreadnoughts=1)
         case Tech(op="acquire", tile=tile):
-            stack = next((k for k, top in ix.face_up(w) if top == tile), None)
+            stack = next((k for k, top in ix.face_up(draft) if top == tile), None)
             if stack is None:
                 raise IllegalAction("Choose a face-up Tech tile.")
-            ix.player_takes(w, a.house, stack)
+            ix.player_takes(draft, action.house, stack)
         case Tech(op="negotiator"):
-            w.put(a.house, negotiators=house.negotiators + 1)
-            w.emit("negotiator", a.house, count=house.negotiators + 1)
+            draft.put(action.house, negotiators=house.negotiators + 1)
+            draft.emit("negotiator", action.house, count=house.negotiators + 1)
         case Tech(op="trash", tile=tile):
             if tile not in house.tech:
                 raise IllegalAction("You don't own that Tech tile.")
-            w.put(a.house, tech=tuple(t for t in house.tech if t != tile))
-            w.tech_trash.append(tile)
-            w.emit("tech_trash", a.house, tile=tile)
+            draft.put(action.house, tech=tuple(t for t in house.tech if t != tile))
+            draft.tech_trash.append(tile)
+            draft.emit("tech_trash", action.house, tile=tile)
             if tile == "spy_satellites":
                 # Pay 3 spice and trash it: +1 VP (Spy Satellites tile).
-                w.gain_vp(a.house, 1, "tech", tile)
+                draft.gain_vp(action.house, 1, "tech", tile)
         case _:
             raise IllegalAction("Unknown choice.")
 
 
-def _no_negative_vp(w: Draft) -> None:
+def _no_negative_vp(draft: Draft) -> None:
     """A correction may not leave a house below 0 VP (the draft is then thrown away)."""
-    for house in w.houses.values():
+    for house in draft.houses.values():
         if house.vp < 0:
             raise IllegalAction(f"That would take {house.name} below 0 VP: correct VP first.")
 
@@ -822,8 +665,8 @@ def _no_negative_vp(w: Draft) -> None:
 # -- prompts -----------------------------------------------------------------------------
 
 
-def _answer(w: Draft, option: str) -> None:
-    p = w.prompt
+def _answer(draft: Draft, option: str) -> None:
+    p = draft.prompt
     if p is None:
         raise IllegalAction("There is no question to answer now.")
     if p.number:
@@ -836,110 +679,106 @@ def _answer(w: Draft, option: str) -> None:
         option = str(value)
     elif option not in p.options:
         raise IllegalAction("That is not one of the choices.")
-    w.prompt = None
-    t = p.task
-    w.queue.insert(0, Task(t.kind, t.house, t.ref, t.n, (*t.options, "=" + option)))
-
-
-def _answered(t: Task) -> str | None:
-    """The table's answer carried by a resumed task, if any."""
-    if t.options and t.options[-1].startswith("="):
-        return t.options[-1][1:]
-    return None
-
-
-def _opts(t: Task) -> tuple[str, ...]:
-    return tuple(o for o in t.options if not o.startswith("="))
+    draft.prompt = None
+    task = p.task
+    draft.queue.insert(
+        0, Task(task.kind, task.house, task.ref, task.n, (*task.options, "=" + option))
+    )
 
 
 # -- the automatic part ------------------------------------------------------------------
 
 
-def _run(w: Draft) -> None:
+def _run(draft: Draft) -> None:
     """Process queued tasks until the queue is empty or the table must answer.
 
     Solo rivals spend resources for VP "at any time" [RB p.20]: after the action itself
     (a correction may give them resources) and after every task.
     """
-    _convert_rivals(w)
-    while w.prompt is None and w.queue:
-        task = w.queue.pop(0)
-        HANDLERS[task.kind](w, task)
-        _convert_rivals(w)
+    _convert_rivals(draft)
+    while draft.prompt is None and draft.queue:
+        task = draft.queue.pop(0)
+        HANDLERS[task.kind](draft, task)
+        _convert_rivals(draft)
 
 
-def _convert_rivals(w: Draft) -> None:
-    if w.solo:
-        for rid in w.rivals():
-            hagal.convert(w, rid)
+def _convert_rivals(draft: Draft) -> None:
+    if draft.solo:
+        for rid in draft.rivals():
+            hagal.convert(draft, rid)
 
 
-def _t_start_round(w: Draft, t: Task) -> None:
-    w.round += 1
-    w.phase = "round_start"
-    if w.ix:
-        ix.round_start(w)
-    if w.mentat_claim is not None:
+def _t_start_round(draft: Draft, task: Task) -> None:
+    draft.round += 1
+    draft.phase = "round_start"
+    if draft.ix:
+        ix.round_start(draft)
+    if draft.mentat_claim is not None:
         # Sort Through the Chaos: the winner takes the Mentat at the start of the next
         # round [FAQ]; a Conflict reward Mentat is kept for next round [RB icon guide].
-        w.put(w.mentat_claim, mentat=True)
-        w.emit("mentat_claimed", w.mentat_claim)
-        w.mentat_claim = None
-    w.queue.insert(0, Task("reveal_conflict"))
+        draft.put(draft.mentat_claim, mentat=True)
+        draft.emit("mentat_claimed", draft.mentat_claim)
+        draft.mentat_claim = None
+    draft.queue.insert(0, Task("reveal_conflict"))
 
 
-def _t_reveal_conflict(w: Draft, t: Task) -> None:
-    slot = w.conflict_deck[0]
+def _t_reveal_conflict(draft: Draft, task: Task) -> None:
+    slot = draft.conflict_deck[0]
     card = slot.card
     if card is None:
-        answer = _answered(t)
+        answer = task.answer
         if answer is None:
-            seen = set(w.conflicts_done)
+            seen = set(draft.conflicts_done)
             options = [
                 c.id
-                for c in w.cat.conflicts.values()
-                if c.level == slot.level and c.set in w.setup.sets and c.id not in seen
+                for c in draft.catalog.conflicts.values()
+                if c.level == slot.level and c.set in draft.setup.sets and c.id not in seen
             ]
-            w.ask("conflict_card", w.first if w.h(w.first).is_human else w.deciders(), t, options)
+            draft.ask(
+                "conflict_card",
+                draft.first if draft.house(draft.first).is_human else draft.deciders(),
+                task,
+                options,
+            )
             return
         card = answer
-    w.conflict_deck.pop(0)
-    w.conflict = card
-    w.conflicts_done.append(card)
-    conflict = w.cat.conflicts[card]
-    w.emit("conflict", None, card=card, level=conflict.level)
-    if swordmaster_round(w.setup) == w.round:
+    draft.conflict_deck.pop(0)
+    draft.conflict = card
+    draft.conflicts_done.append(card)
+    conflict = draft.catalog.conflicts[card]
+    draft.emit("conflict", None, card=card, level=conflict.level)
+    if swordmaster_round(draft.setup) == draft.round:
         # Rival Swordmasters arrive when the card above them is revealed [RB p.20].
-        for rid in w.rivals():
-            w.put(rid, agents=3, swordmaster=True)
-            w.emit("rival_swordmaster", rid)
+        for rid in draft.rivals():
+            draft.put(rid, agents=3, swordmaster=True)
+            draft.emit("rival_swordmaster", rid)
     space = conflict.controlled_space
-    holder = w.controller(space) if space else None
+    holder = draft.controller(space) if space else None
     if holder is not None:
         # Defensive bonus: the controller may deploy 1 troop from supply [RB p.9]; a
         # dreadnought on the flag gives it to its owner [IX p.6].
-        if w.h(holder).is_human:
-            w.emit("defensive_bonus", holder, space=space, deployed=None)
-        elif w.h(holder).supply > 0:
-            w.put(holder, troops=w.h(holder).troops + 1)
-            w.emit("defensive_bonus", holder, space=space, deployed=1)
-    w.phase = "agents"
-    _next_turn(w, None)
+        if draft.house(holder).is_human:
+            draft.emit("defensive_bonus", holder, space=space, deployed=None)
+        elif draft.house(holder).supply > 0:
+            draft.put(holder, troops=draft.house(holder).troops + 1)
+            draft.emit("defensive_bonus", holder, space=space, deployed=1)
+    draft.phase = "agents"
+    _next_turn(draft, None)
 
 
-def _t_next_turn(w: Draft, t: Task) -> None:
+def _t_next_turn(draft: Draft, task: Task) -> None:
     # Two players: House Hagal acts after each Agent turn of the First Player, while it
     # has an Agent left [RB p.19].
-    if not w.solo and t.house == w.first and t.ref == "agent":
+    if not draft.solo and task.house == draft.first and task.ref == "agent":
         hid = "hagal"
-        if w.h(hid).agents_left > 0 and not w.h(hid).passed:
-            w.turn = hid
-            w.recruited = 0
-            w.queue.insert(0, Task("next_turn", hid, "hagal"))
-            w.queue.insert(0, Task("rival_turn", hid))
+        if draft.house(hid).agents_left > 0 and not draft.house(hid).passed:
+            draft.turn = hid
+            draft.recruited = 0
+            draft.queue.insert(0, Task("next_turn", hid, "hagal"))
+            draft.queue.insert(0, Task("rival_turn", hid))
             return
-    after = w.first if t.house == "hagal" else t.house
-    _next_turn(w, after)
+    after = draft.first if task.house == "hagal" else task.house
+    _next_turn(draft, after)
 
 
 def _can_act(h: House) -> bool:
@@ -948,250 +787,259 @@ def _can_act(h: House) -> bool:
     return h.agents_left > 0 and not h.passed
 
 
-def _next_turn(w: Draft, after: str | None) -> None:
+def _next_turn(draft: Draft, after: str | None) -> None:
     """Hand the turn to the next house that can still act [RB p.8], or start Combat."""
-    order = w.order()
+    order = draft.order()
     if after is not None:
         i = order.index(after)
         order = order[i + 1 :] + order[: i + 1]
     for hid in order:
-        if _can_act(w.h(hid)):
-            w.turn = hid
-            for space, owner in list(w.voice.items()):
+        if _can_act(draft.house(hid)):
+            draft.turn = hid
+            for space, owner in list(draft.voice.items()):
                 if owner == hid:
-                    del w.voice[space]  # The Voice lasts until its owner's next turn
-            if not w.h(hid).is_human:
-                w.recruited = 0
-                w.queue.insert(0, Task("next_turn", hid, "rival"))
-                w.queue.insert(0, Task("rival_turn", hid))
+                    del draft.voice[space]  # The Voice lasts until its owner's next turn
+            if not draft.house(hid).is_human:
+                draft.recruited = 0
+                draft.queue.insert(0, Task("next_turn", hid, "rival"))
+                draft.queue.insert(0, Task("rival_turn", hid))
             return
-    w.turn = None
-    w.phase = "combat"
-    w.emit("phase", None, phase="combat")
-    w.queue[0:0] = [
+    draft.turn = None
+    draft.phase = "combat"
+    draft.emit("phase", None, phase="combat")
+    draft.queue[0:0] = [
         Task("combat_bonus"),
-        *(Task("strength", h) for h in w.humans()),
+        *(Task("strength", h) for h in draft.humans()),
         Task("resolve"),
     ]
 
 
-def _draw_hagal(w: Draft, t: Task) -> str | None:
+def _draw_hagal(draft: Draft, task: Task) -> str | None:
     """Top card of the House Hagal deck, or None after asking the table which card came up."""
-    if not w.hagal_deck:
-        hagal.reshuffle(w)
-    if w.setup.options.physical_hagal:
-        answer = _answered(t)
+    if not draft.hagal_deck:
+        hagal.reshuffle(draft)
+    if draft.setup.options.physical_hagal:
+        answer = task.answer
         if answer is None:
-            w.ask(
+            draft.ask(
                 "hagal_card",
-                t.house,
-                Task(t.kind, t.house, t.ref, t.n, _opts(t)),
-                sorted(set(w.hagal_deck)),
+                task.house,
+                Task(task.kind, task.house, task.ref, task.n, task.choices),
+                sorted(set(draft.hagal_deck)),
             )
             return None
-        w.hagal_deck.remove(answer)
+        draft.hagal_deck.remove(answer)
         return answer
-    return w.hagal_deck.pop(0)
+    return draft.hagal_deck.pop(0)
 
 
-def _t_rival_turn(w: Draft, t: Task) -> None:
-    card_id = _draw_hagal(w, t)
+def _t_rival_turn(draft: Draft, task: Task) -> None:
+    card_id = _draw_hagal(draft, task)
     if card_id is None:
         return
-    w.hagal_discard.append(card_id)
-    card = w.cat.hagal[card_id]
-    again = Task("rival_turn", t.house, "", t.n + 1)
+    draft.hagal_discard.append(card_id)
+    card = draft.catalog.hagal[card_id]
+    again = Task("rival_turn", task.house, "", task.n + 1)
     if card.reshuffle:
         # Reshuffle card: reshuffle all House Hagal cards, then reveal again [RB p.19].
-        hagal.reshuffle(w)
-        w.emit("hagal_reshuffle_card", t.house)
-        w.queue.insert(0, again)
+        hagal.reshuffle(draft)
+        draft.emit("hagal_reshuffle_card", task.house)
+        draft.queue.insert(0, again)
         return
-    space, why = hagal.target(w, t.house, card)
+    space, why = hagal.target(draft, task.house, card)
     if space is None:
-        w.emit("hagal_skip", t.house, card=card_id, reason=why)
-        if t.n + 1 >= 2 * len(hagal_cards(w.setup, w.cat)):
+        draft.emit("hagal_skip", task.house, card=card_id, reason=why)
+        if task.n + 1 >= 2 * len(hagal_cards(draft.setup, draft.catalog)):
             # Not in the rules: every card was tried twice and all spaces are blocked.
-            w.put(t.house, passed=True)
-            w.emit("rival_blocked", t.house)
+            draft.put(task.house, passed=True)
+            draft.emit("rival_blocked", task.house)
             return
-        w.queue.insert(0, again)
+        draft.queue.insert(0, again)
         return
     if why == "invasion_ships":
         # Invasion Ships: flipped, no discard, to go where an enemy Agent is [IX p.9].
-        house = w.h(t.house)
-        w.put(t.house, flipped=(*house.flipped, "invasion_ships"))
-        w.emit("tech_flip", t.house, tile="invasion_ships")
-        w.infiltrators.append((space, t.house))
+        house = draft.house(task.house)
+        draft.put(task.house, flipped=(*house.flipped, "invasion_ships"))
+        draft.emit("tech_flip", task.house, tile="invasion_ships")
+        draft.infiltrators.append((space, task.house))
     else:
-        w.occupants[space] = t.house
-    w.put(t.house, placed=w.h(t.house).placed + 1)
-    w.emit("rival_agent", t.house, card=card_id, space=space)
-    w.queue[0:0] = hagal.card_tasks(w, t.house, card, w.board()[space])
+        draft.occupants[space] = task.house
+    draft.put(task.house, placed=draft.house(task.house).placed + 1)
+    draft.emit("rival_agent", task.house, card=card_id, space=space)
+    draft.queue[0:0] = hagal.card_tasks(draft, task.house, card, draft.board()[space])
 
 
-def _t_influence(w: Draft, t: Task) -> None:
-    house = w.h(t.house)
-    new = min(MAX_INFLUENCE, house.inf(t.ref) + t.n)
-    _set_influence(w, t.house, t.ref, new)
+def _t_influence(draft: Draft, task: Task) -> None:
+    house = draft.house(task.house)
+    new = min(MAX_INFLUENCE, house.inf(task.ref) + task.n)
+    _set_influence(draft, task.house, task.ref, new)
 
 
-def _t_choose_influence(w: Draft, t: Task) -> None:
-    """Gain t.n Influence in a chosen Faction; repeat for int(t.ref) different Factions."""
-    options = _opts(t)
-    answer = _answered(t)
+def _t_choose_influence(draft: Draft, task: Task) -> None:
+    """Gain task.n Influence in a chosen Faction; repeat for int(task.ref) different Factions."""
+    options = task.choices
+    answer = task.answer
     if answer is None:
-        house = w.h(t.house)
+        house = draft.house(task.house)
         if house.is_human:
-            w.ask("influence", t.house, t, options)
+            draft.ask("influence", task.house, task, options)
             return
         # A Rival picks the Faction where it has the least; the table breaks ties [RB p.20].
         least = hagal.least_influence(house, options)
         if len(least) > 1:
-            w.ask("rival_influence", t.house, t, least)
+            draft.ask("rival_influence", task.house, task, least)
             return
         answer = least[0]
-    house = w.h(t.house)
-    w.emit("influence_choice", t.house, faction=answer, amount=t.n)
-    _set_influence(w, t.house, answer, min(MAX_INFLUENCE, house.inf(answer) + t.n))
-    remaining = int(t.ref) - 1
+    house = draft.house(task.house)
+    draft.emit("influence_choice", task.house, faction=answer, amount=task.n)
+    _set_influence(draft, task.house, answer, min(MAX_INFLUENCE, house.inf(answer) + task.n))
+    remaining = int(task.ref) - 1
     if remaining > 0:
         rest = tuple(o for o in options if o != answer)
-        w.queue.insert(0, Task("choose_influence", t.house, str(remaining), t.n, rest))
+        draft.queue.insert(0, Task("choose_influence", task.house, str(remaining), task.n, rest))
 
 
-def _t_recruit(w: Draft, t: Task) -> None:
-    house = w.h(t.house)
-    n = min(t.n, house.supply)
+def _t_recruit(draft: Draft, task: Task) -> None:
+    house = draft.house(task.house)
+    n = min(task.n, house.supply)
     if n:
-        w.put(t.house, garrison=house.garrison + n)
-        w.recruited += n
-    w.emit("recruit", t.house, troops=n, wanted=t.n)
+        draft.put(task.house, garrison=house.garrison + n)
+        draft.recruited += n
+    draft.emit("recruit", task.house, troops=n, wanted=task.n)
 
 
-def _t_deploy(w: Draft, t: Task) -> None:
+def _t_deploy(draft: Draft, task: Task) -> None:
     """Deploy this turn's recruits plus up to 2 garrison units [RB p.19; FAQ troops].
 
     A Rival deploys dreadnoughts before troops whenever it can [IX p.8]; they come from
     the garrison, so they count against the 2 (as in the Spice Flow mod, HAGAL §6).
     """
-    house = w.h(t.house)
-    dreadnoughts = min(house.dn_garrison, t.n)
-    troops = min(house.garrison, w.recruited + t.n - dreadnoughts)
+    house = draft.house(task.house)
+    dreadnoughts = min(house.dn_garrison, task.n)
+    troops = min(house.garrison, draft.recruited + task.n - dreadnoughts)
     count = troops + dreadnoughts
     if count <= 0:
         return
-    if hagal.expert(w) and w.conflict_level < 3:
+    if hagal.expert(draft) and draft.conflict_level < 3:
         # Expert deployment: no deployment while leading by 4+ strength in a Conflict I
         # or II [FAQ Solo Play, HAGAL §3 verdict]. Human strength is asked when it decides.
         lead = house.rival_strength - max(
-            [w.h(r).rival_strength for r in w.rivals() if r != t.house], default=0
+            [draft.house(r).rival_strength for r in draft.rivals() if r != task.house], default=0
         )
         if lead >= EXPERT_LEAD:
-            human = w.humans()[0]
-            answer = _answered(t)
+            human = draft.humans()[0]
+            answer = task.answer
             if answer is None:
-                w.ask(
+                draft.ask(
                     "expert_strength",
                     human,
-                    t,
+                    task,
                     minimum=0,
                     maximum=MAX_STRENGTH,
-                    default=w.h(human).strength,
+                    default=draft.house(human).strength,
                 )
                 return
-            w.put(human, strength=int(answer))
+            draft.put(human, strength=int(answer))
             if house.rival_strength - int(answer) >= EXPERT_LEAD:
-                w.emit("expert_hold", t.house, kept=count)
-                w.recruited = 0
+                draft.emit("expert_hold", task.house, kept=count)
+                draft.recruited = 0
                 return
-    w.put(
-        t.house,
+    draft.put(
+        task.house,
         garrison=house.garrison - troops,
         troops=house.troops + troops,
         dn_garrison=house.dn_garrison - dreadnoughts,
         dn_conflict=house.dn_conflict + dreadnoughts,
     )
-    w.recruited = 0
+    draft.recruited = 0
     extra = {"dreadnoughts": dreadnoughts} if dreadnoughts else {}
-    w.emit("deploy", t.house, troops=troops, **extra)
+    draft.emit("deploy", task.house, troops=troops, **extra)
 
 
-def _t_signet(w: Draft, t: Task) -> None:
-    hagal.signet(w, t.house)
+def _t_signet(draft: Draft, task: Task) -> None:
+    hagal.signet(draft, task.house)
 
 
-def _t_harvest(w: Draft, t: Task) -> None:
+def _t_harvest(draft: Draft, task: Task) -> None:
     """Rival Harvest Spice: solo gains base + bonus [RB p.20]; 2P returns bonus [RB p.19]."""
-    space = w.board()[t.ref]
-    bonus = w.bonus_spice.get(t.ref, 0)
-    w.bonus_spice[t.ref] = 0
-    gained = space.base_spice + bonus if w.solo else 0
+    space = draft.board()[task.ref]
+    bonus = draft.bonus_spice.get(task.ref, 0)
+    draft.bonus_spice[task.ref] = 0
+    gained = space.base_spice + bonus if draft.solo else 0
     if gained:
-        w.put(t.house, spice=w.h(t.house).spice + gained)
-    w.emit("rival_harvest", t.house, space=t.ref, spice=gained, bonus=bonus)
+        draft.put(task.house, spice=draft.house(task.house).spice + gained)
+    draft.emit("rival_harvest", task.house, space=task.ref, spice=gained, bonus=bonus)
 
 
-def _t_control_bonus(w: Draft, t: Task) -> None:
+def _t_control_bonus(draft: Draft, task: Task) -> None:
     """The controller gets the bonus whenever anyone sends an Agent there [RB p.9, p.20]."""
-    holder = w.controller(t.ref)  # a dreadnought on the flag takes the bonus [IX p.6]
-    bonus = w.board()[t.ref].control_bonus
-    if holder is None or bonus is None or not w.scores(holder):
+    holder = draft.controller(task.ref)  # a dreadnought on the flag takes the bonus [IX p.6]
+    bonus = draft.board()[task.ref].control_bonus
+    if holder is None or bonus is None or not draft.scores(holder):
         return
-    if not w.h(holder).is_human:
-        w.put(
-            holder, solari=w.h(holder).solari + bonus.solari, spice=w.h(holder).spice + bonus.spice
+    if not draft.house(holder).is_human:
+        draft.put(
+            holder,
+            solari=draft.house(holder).solari + bonus.solari,
+            spice=draft.house(holder).spice + bonus.spice,
         )
-    w.emit(
+    draft.emit(
         "control_bonus",
         holder,
-        space=t.ref,
-        visitor=t.house,
+        space=task.ref,
+        visitor=task.house,
         solari=bonus.solari,
         spice=bonus.spice,
     )
 
 
-def _t_combat_bonus(w: Draft, t: Task) -> None:
+def _t_combat_bonus(draft: Draft, task: Task) -> None:
     """Each Rival with a unit in the Conflict reveals swords, in turn order [RB p.19].
 
     A dreadnought is a unit: with one, "your swords still count" [IX p.6]. HAGAL §9
     leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow).
     """
-    rivals = [hid for hid in w.order() if not w.h(hid).is_human]
-    if not w.solo:
+    rivals = [hid for hid in draft.order() if not draft.house(hid).is_human]
+    if not draft.solo:
         rivals = ["hagal"]
-    brutal = w.setup.options.brutal_escalation and w.conflict_level == 3
-    tasks = [Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if w.h(hid).units > 0]
-    w.queue[0:0] = tasks
+    brutal = draft.setup.options.brutal_escalation and draft.conflict_level == 3
+    tasks = [
+        Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if draft.house(hid).units > 0
+    ]
+    draft.queue[0:0] = tasks
 
 
-def _t_swords(w: Draft, t: Task) -> None:
-    card_id = _draw_hagal(w, t)
+def _t_swords(draft: Draft, task: Task) -> None:
+    card_id = _draw_hagal(draft, task)
     if card_id is None:
         return
-    w.hagal_discard.append(card_id)
-    card = w.cat.hagal[card_id]
+    draft.hagal_discard.append(card_id)
+    card = draft.catalog.hagal[card_id]
     if card.reshuffle:
-        hagal.reshuffle(w)
-        w.emit("hagal_reshuffle_card", t.house)
-        w.queue.insert(0, Task("swords", t.house, "", t.n))
+        hagal.reshuffle(draft)
+        draft.emit("hagal_reshuffle_card", task.house)
+        draft.queue.insert(0, Task("swords", task.house, "", task.n))
         return
-    w.put(t.house, swords=w.h(t.house).swords + card.swords)
-    w.emit("swords", t.house, card=card_id, swords=card.swords)
-    if t.n > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
-        w.queue.insert(0, Task("swords", t.house, "", t.n - 1))
+    draft.put(task.house, swords=draft.house(task.house).swords + card.swords)
+    draft.emit("swords", task.house, card=card_id, swords=card.swords)
+    if task.n > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
+        draft.queue.insert(0, Task("swords", task.house, "", task.n - 1))
 
 
-def _t_strength(w: Draft, t: Task) -> None:
-    answer = _answered(t)
+def _t_strength(draft: Draft, task: Task) -> None:
+    answer = task.answer
     if answer is None:
-        w.ask(
-            "strength", t.house, t, minimum=0, maximum=MAX_STRENGTH, default=w.h(t.house).strength
+        draft.ask(
+            "strength",
+            task.house,
+            task,
+            minimum=0,
+            maximum=MAX_STRENGTH,
+            default=draft.house(task.house).strength,
         )
         return
-    w.put(t.house, strength=int(answer))
-    w.emit("strength", t.house, strength=int(answer))
+    draft.put(task.house, strength=int(answer))
+    draft.emit("strength", task.house, strength=int(answer))
 
 
 def strengths(state: GameState) -> dict[str, int]:
@@ -1249,52 +1097,52 @@ def placements(power: dict[str, int], four_players: bool = False) -> dict[str, s
     return out
 
 
-def _t_resolve(w: Draft, t: Task) -> None:
-    assert w.conflict is not None
-    conflict = w.cat.conflicts[w.conflict]
-    power = _strengths(w.houses.values())
-    places = placements(power, four_players=len(w.houses) >= 4)
-    w.emit("combat", None, card=w.conflict, strengths=power, places=places)
+def _t_resolve(draft: Draft, task: Task) -> None:
+    assert draft.conflict is not None
+    conflict = draft.catalog.conflicts[draft.conflict]
+    power = _strengths(draft.houses.values())
+    places = placements(power, four_players=len(draft.houses) >= 4)
+    draft.emit("combat", None, card=draft.conflict, strengths=power, places=places)
     tasks: list[Task] = []
     for place in ("first", "second", "third"):
-        for hid in (h for h in w.houses if places.get(h) == place):
-            if w.h(hid).kind == "hagal":
+        for hid in (h for h in draft.houses if places.get(h) == place):
+            if draft.house(hid).kind == "hagal":
                 space = conflict.controlled_space
-                if place == "first" and space is not None and space in w.control:
+                if place == "first" and space is not None and space in draft.control:
                     # House Hagal never takes rewards, but its win removes the
                     # controller's marker [RB p.19].
-                    w.emit("control_removed", w.control[space], space=space)
-                    del w.control[space]
+                    draft.emit("control_removed", draft.control[space], space=space)
+                    del draft.control[space]
                 continue
             tasks.append(Task("reward", hid, place))
-    if w.ix:
+    if draft.ix:
         winner = next((h for h, place in places.items() if place == "first"), "")
         tasks.append(Task("dreadnoughts", "", winner))
     tasks.append(Task("end_combat"))
-    w.queue[0:0] = tasks
+    draft.queue[0:0] = tasks
 
 
-def _t_reward(w: Draft, t: Task) -> None:
-    assert w.conflict is not None
-    conflict = w.cat.conflicts[w.conflict]
-    reward: Reward = getattr(conflict, t.ref)
-    w.emit("reward", t.house, place=t.ref, card=conflict.id)
-    w.queue[0:0] = _reward_tasks(w, t.house, reward, t.ref)
-    house = w.h(t.house)
-    if t.ref == "first" and house.kind == "rival" and house.owns("windtraps"):
+def _t_reward(draft: Draft, task: Task) -> None:
+    assert draft.conflict is not None
+    conflict = draft.catalog.conflicts[draft.conflict]
+    reward: Reward = getattr(conflict, task.ref)
+    draft.emit("reward", task.house, place=task.ref, card=conflict.id)
+    draft.queue[0:0] = _reward_tasks(draft, task.house, reward, task.ref)
+    house = draft.house(task.house)
+    if task.ref == "first" and house.kind == "rival" and house.owns("windtraps"):
         # Windtraps: +1 water when you win a Conflict; a Rival uses its tiles like a
         # player [IX p.9].
-        w.put(t.house, water=house.water + 1)
-        w.emit("tech_income", t.house, tile="windtraps", water=1)
+        draft.put(task.house, water=house.water + 1)
+        draft.emit("tech_income", task.house, tile="windtraps", water=1)
 
 
-def _reward_tasks(w: Draft, hid: str, r: Reward, place: str) -> list[Task]:
+def _reward_tasks(draft: Draft, hid: str, r: Reward, place: str) -> list[Task]:
     """Rivals take every kind of reward [RB p.20]; humans get VP, Influence and control
     recorded and are told the rest."""
-    house = w.h(hid)
+    house = draft.house(hid)
     tasks: list[Task] = []
     if r.vp:
-        w.gain_vp(hid, r.vp, "conflict", w.conflict or "")
+        draft.gain_vp(hid, r.vp, "conflict", draft.conflict or "")
     if house.is_human:
         told = {
             k: getattr(r, k)
@@ -1302,7 +1150,7 @@ def _reward_tasks(w: Draft, hid: str, r: Reward, place: str) -> list[Task]:
             if getattr(r, k)
         }
         if told or r.trash or r.choose:
-            w.emit(
+            draft.emit(
                 "take",
                 hid,
                 **told,
@@ -1311,7 +1159,7 @@ def _reward_tasks(w: Draft, hid: str, r: Reward, place: str) -> list[Task]:
                 options=[_reward_text(o) for o in r.options],
             )
     else:
-        w.put(
+        draft.put(
             hid,
             solari=house.solari + r.solari,
             spice=house.spice + r.spice,
@@ -1337,11 +1185,11 @@ def _reward_tasks(w: Draft, hid: str, r: Reward, place: str) -> list[Task]:
     tasks.extend(Task("freighter", hid) for _ in range(r.freighter))
     tasks.extend(Task("offer", hid, place, i) for i in range(len(r.offers)))
     if r.control is not None:
-        w.control[r.control] = hid
-        w.emit("control", hid, space=r.control)
+        draft.control[r.control] = hid
+        draft.emit("control", hid, space=r.control)
     if r.mentat:
-        w.mentat_claim = hid
-        w.emit("mentat_won", hid)
+        draft.mentat_claim = hid
+        draft.emit("mentat_won", hid)
     return tasks
 
 
@@ -1354,141 +1202,149 @@ def _reward_text(r: Reward) -> str:
     return ", ".join(parts)
 
 
-def _t_choose_reward(w: Draft, t: Task) -> None:
+def _t_choose_reward(draft: Draft, task: Task) -> None:
     """A Rival's choice of reward not about Influence: the table decides [RB p.20]."""
-    options = _opts(t)
-    answer = _answered(t)
+    options = task.choices
+    answer = task.answer
     if answer is None:
-        w.ask("rival_reward", t.house, t, options)
+        draft.ask("rival_reward", task.house, task, options)
         return
-    assert w.conflict is not None
-    reward: Reward = getattr(w.cat.conflicts[w.conflict], t.ref)
+    assert draft.conflict is not None
+    reward: Reward = getattr(draft.catalog.conflicts[draft.conflict], task.ref)
     chosen = reward.options[int(answer)]
-    w.emit("reward_choice", t.house, reward=_reward_text(chosen))
-    tasks = _reward_tasks(w, t.house, chosen, t.ref)
-    if t.n > 1:
+    draft.emit("reward_choice", task.house, reward=_reward_text(chosen))
+    tasks = _reward_tasks(draft, task.house, chosen, task.ref)
+    if task.n > 1:
         tasks.append(
-            Task("choose_reward", t.house, t.ref, t.n - 1, tuple(o for o in options if o != answer))
+            Task(
+                "choose_reward",
+                task.house,
+                task.ref,
+                task.n - 1,
+                tuple(o for o in options if o != answer),
+            )
         )
-    w.queue[0:0] = tasks
+    draft.queue[0:0] = tasks
 
 
-def _t_end_combat(w: Draft, t: Task) -> None:
+def _t_end_combat(draft: Draft, task: Task) -> None:
     """Troops in the Conflict go back to supply; combat markers reset [RB p.12]."""
-    for hid, house in list(w.houses.items()):
+    for hid, house in list(draft.houses.items()):
         if house.troops or house.swords or house.strength:
-            w.put(hid, troops=0, swords=0, strength=0)
-    if w.ix:
-        ix.end_posts(w)
-    w.phase = "makers"
-    w.queue.insert(0, Task("makers"))
+            draft.put(hid, troops=0, swords=0, strength=0)
+    if draft.ix:
+        ix.end_posts(draft)
+    draft.phase = "makers"
+    draft.queue.insert(0, Task("makers"))
 
 
-def _t_makers(w: Draft, t: Task) -> None:
+def _t_makers(draft: Draft, task: Task) -> None:
     """1 bonus spice on each Maker space with no Agent [RB p.12 Phase 4]."""
     grown = []
-    for space in w.board().values():
-        if space.maker and space.id not in w.occupants:
-            w.bonus_spice[space.id] = w.bonus_spice.get(space.id, 0) + 1
+    for space in draft.board().values():
+        if space.maker and space.id not in draft.occupants:
+            draft.bonus_spice[space.id] = draft.bonus_spice.get(space.id, 0) + 1
             grown.append(space.id)
-    w.emit("makers", None, spaces=grown)
-    w.phase = "recall"
-    w.queue.insert(0, Task("recall"))
+    draft.emit("makers", None, spaces=grown)
+    draft.phase = "recall"
+    draft.queue.insert(0, Task("recall"))
 
 
-def _t_recall(w: Draft, t: Task) -> None:
+def _t_recall(draft: Draft, task: Task) -> None:
     """End check, then Mentat back, recall, First Player passes [RB p.12 Phase 5]."""
-    goal = w.setup.vp_to_end
-    leaders = [h for h in w.houses.values() if h.kind != "hagal" and h.vp >= goal]
-    if leaders or not w.conflict_deck:
-        w.phase = "ended"
-        w.turn = None
-        w.end_reason = "vp" if leaders else "conflict_deck"
-        w.emit("game_end", None, reason=w.end_reason, goal=goal)
-        if w.ix:
-            ix.endgame(w)
+    goal = draft.setup.vp_to_end
+    leaders = [h for h in draft.houses.values() if h.kind != "hagal" and h.vp >= goal]
+    if leaders or not draft.conflict_deck:
+        draft.phase = "ended"
+        draft.turn = None
+        draft.end_reason = "vp" if leaders else "conflict_deck"
+        draft.emit("game_end", None, reason=draft.end_reason, goal=goal)
+        if draft.ix:
+            ix.endgame(draft)
         return
-    for hid in list(w.houses):
-        w.put(hid, placed=0, mentat=False, revealed=False, passed=False)
-    w.occupants.clear()
-    w.infiltrators.clear()
-    w.voice.clear()
-    seats = w.seats()
-    w.first = seats[(seats.index(w.first) + 1) % len(seats)]
-    w.emit("recall", None, first=w.first)
-    w.queue.insert(0, Task("start_round"))
+    for hid in list(draft.houses):
+        draft.put(hid, placed=0, mentat=False, revealed=False, passed=False)
+    draft.occupants.clear()
+    draft.infiltrators.clear()
+    draft.voice.clear()
+    seats = draft.seats()
+    draft.first = seats[(seats.index(draft.first) + 1) % len(seats)]
+    draft.emit("recall", None, first=draft.first)
+    draft.queue.insert(0, Task("start_round"))
 
 
-def _t_alliance(w: Draft, t: Task) -> None:
+def _t_alliance(draft: Draft, task: Task) -> None:
     """Several tied players could take a dropped Alliance: the loser chooses [FAQ Alliance]."""
-    answer = _answered(t)
+    answer = task.answer
     if answer is None:
-        w.ask("alliance", t.house, t, _opts(t))
+        draft.ask("alliance", task.house, task, task.choices)
         return
-    _move_alliance(w, t.ref, answer)
+    _move_alliance(draft, task.ref, answer)
 
 
-def _set_influence(w: Draft, hid: str, faction: str, new: int) -> None:
+def _set_influence(draft: Draft, hid: str, faction: str, new: int) -> None:
     """Move a cube: VP at 2, the 4-Influence bonus (humans only), Alliances [RB p.7; FAQ]."""
-    house = w.h(hid)
+    house = draft.house(hid)
     i = FACTION_INDEX[faction]
     old = house.influence[i]
     if new == old:
         return
     influence = list(house.influence)
     influence[i] = new
-    w.put(hid, influence=tuple(influence))
-    w.emit("influence", hid, faction=faction, old=old, new=new)
+    draft.put(hid, influence=tuple(influence))
+    draft.emit("influence", hid, faction=faction, old=old, new=new)
     # Solo rivals score the 2-Influence and Alliance VP [FAQ Solo Play]; Hagal none.
     if old < 2 <= new:
-        w.gain_vp(hid, 1, "influence", faction)
+        draft.gain_vp(hid, 1, "influence", faction)
     elif new < 2 <= old:
-        w.gain_vp(hid, -1, "influence", faction)
+        draft.gain_vp(hid, -1, "influence", faction)
     if house.is_human and old < 4 <= new:
-        w.emit("influence_bonus", hid, faction=faction)  # rivals never get it [FAQ]
-    holder = w.alliances.get(faction)
+        draft.emit("influence_bonus", hid, faction=faction)  # rivals never get it [FAQ]
+    holder = draft.alliances.get(faction)
     if new > old:
         # The first to 4 takes the Alliance; a higher opponent takes it over [RB p.7].
-        takes = new >= 4 if holder is None else holder != hid and new > w.h(holder).inf(faction)
+        takes = (
+            new >= 4 if holder is None else holder != hid and new > draft.house(holder).inf(faction)
+        )
         if takes:
-            _move_alliance(w, faction, hid)
+            _move_alliance(draft, faction, hid)
     elif holder == hid:
         # [FAQ Alliance] A dropping holder loses the token only if it was tied with
         # another player (who takes it) or falls to 3 or lower (the best player at 4+
         # takes it, else it returns to the board); ties between takers are chosen.
-        others = [h for h in w.houses.values() if h.id != hid]
+        others = [h for h in draft.houses.values() if h.id != hid]
         takers = [h.id for h in others if h.inf(faction) == old]
         if not takers and new <= 3:
             top = max((h.inf(faction) for h in others), default=0)
             takers = [h.id for h in others if h.inf(faction) == top and top >= 4]
         if len(takers) == 1:
-            _move_alliance(w, faction, takers[0])
+            _move_alliance(draft, faction, takers[0])
         elif takers:
-            w.queue.insert(0, Task("alliance", hid, faction, 0, tuple(takers)))
+            draft.queue.insert(0, Task("alliance", hid, faction, 0, tuple(takers)))
         elif new <= 3:
-            _move_alliance(w, faction, None)
+            _move_alliance(draft, faction, None)
 
 
-def _move_alliance(w: Draft, faction: str, to: str | None) -> None:
-    holder = w.alliances.get(faction)
+def _move_alliance(draft: Draft, faction: str, to: str | None) -> None:
+    holder = draft.alliances.get(faction)
     if holder is not None:
-        w.gain_vp(holder, -1, "alliance", faction)
-        del w.alliances[faction]
+        draft.gain_vp(holder, -1, "alliance", faction)
+        del draft.alliances[faction]
     if to is not None:
-        w.alliances[faction] = to
-        w.gain_vp(to, 1, "alliance", faction)
-    w.emit("alliance", to, faction=faction, previous=holder)
+        draft.alliances[faction] = to
+        draft.gain_vp(to, 1, "alliance", faction)
+    draft.emit("alliance", to, faction=faction, previous=holder)
 
 
-def _t_tech_reward(w: Draft, t: Task) -> None:
+def _t_tech_reward(draft: Draft, task: Task) -> None:
     """A Tech tile's Acquire effect [IX p.4]: its VP are scored for everyone; a Rival takes
     the rest, a player is told (Influence is chosen and recorded)."""
-    tech = w.cat.tech[t.ref]
+    tech = draft.catalog.tech[task.ref]
     reward = tech.acquire_reward
-    w.gain_vp(t.house, reward.vp, "tech", tech.id)
+    draft.gain_vp(task.house, reward.vp, "tech", tech.id)
     rest = replace(reward, vp=0)
     if not rest.is_empty():
-        w.queue[0:0] = _reward_tasks(w, t.house, rest, "")
+        draft.queue[0:0] = _reward_tasks(draft, task.house, rest, "")
 
 
 HANDLERS = {
