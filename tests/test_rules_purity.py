@@ -1,4 +1,4 @@
-"""The rules package imports only the standard library and itself (DESIGN.md §3)."""
+"""The rules package imports only the standard library and itself (../shared/DESIGN.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""House Hagal: how rivals choose and resolve their cards. All rival behaviour lives here.
+"""House Hagal: every rival behaviour. How a Rival chooses and resolves its cards (its
+Agent turn, deployment with the Expert rule, Signets, swords in Combat, its Influence
+choice) and spends its resources for VP; the Rise of Ix choices it makes (Freighter, Tech
+tile, dreadnought flag) for the mechanics in `ix`.
 
 Sources: [RB p.19-20] base rulebook, [FAQ] Errata & FAQ 2022-02-14, [HAGAL §N] the team's
 rulings in shared/rules/HAGAL.md.
@@ -7,13 +10,10 @@ rulings in shared/rules/HAGAL.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from companion.rules.catalog import FACTIONS, Faction, HagalCardDef, SpaceDef
-from companion.rules.state import MAX_INFLUENCE, UNKNOWN_TILE, House, Task
-
-if TYPE_CHECKING:
-    from companion.rules.draft import Draft
+from companion.rules.catalog import FACTIONS, Catalog, Faction, HagalCardDef, SpaceDef
+from companion.rules.draft import Draft
+from companion.rules.state import MAX_INFLUENCE, MAX_STRENGTH, UNKNOWN_TILE, House, Setup, Task
 
 # The exchange table [RB p.20, HAGAL §1], in the order the Spice Flow mod checks it.
 EXCHANGES = (("intrigue", 3), ("spice", 7), ("water", 3), ("solari", 7))
@@ -31,6 +31,8 @@ SIGNETS = (
 # Where a Rival's dreadnought prefers to take control, after covering an opponent's marker:
 # Imperial Basin, then counter-clockwise [IX p.8].
 FLAG_ORDER = ("imperial_basin", "arrakeen", "carthag")
+EXPERT_DEPLOYMENT = ("mentat", "kwisatz")  # "Expert" = Mentat; Kwisatz Haderach is Expert+
+EXPERT_LEAD = 4  # [FAQ] Solo Play: leading by 4 strength or more (HAGAL §9 verdict)
 
 
 def reshuffle(draft: Draft) -> None:
@@ -189,6 +191,16 @@ def post_choice(draft: Draft, house_id: str, flags: Sequence[str]) -> str | None
     return min(flags, key=key) if flags else None
 
 
+def influence_choice(draft: Draft, task: Task, options: Sequence[str]) -> str | None:
+    """A Rival picks the Faction where it has the least; the table breaks ties [RB p.20]
+    (then None: the question is asked)."""
+    least = least_influence(draft.house(task.house), options)
+    if len(least) > 1:
+        draft.ask("rival_influence", task.house, task, least)
+        return None
+    return least[0]
+
+
 def least_influence(house: House, options: Sequence[str]) -> list[str]:
     """The Factions among `options` where the rival has the least Influence [RB p.20]."""
     values = {f: house.inf(f) for f in options}
@@ -270,4 +282,209 @@ def convert(draft: Draft, house_id: str) -> None:
 
 def expert(draft: Draft) -> bool:
     """Expert troop deployment applies at Mentat and Kwisatz Haderach [RB p.20]."""
-    return draft.solo and draft.setup.difficulty in ("mentat", "kwisatz")
+    return draft.solo and draft.setup.difficulty in EXPERT_DEPLOYMENT
+
+
+def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:
+    """The House Hagal deck for the mode: 1P or 2P cards removed [RB p.19-20; HAGAL §6]."""
+    drop = "2P" if setup.mode == "solo" else "1P"
+    cards: list[str] = []
+    for card in catalog.hagal.values():
+        if card.set not in setup.sets or card.players == drop:
+            continue
+        if any(s in setup.sets for s in card.removed_with):
+            continue
+        cards.extend([card.id] * card.copies)
+    return cards
+
+
+def _draw(draft: Draft, task: Task) -> str | None:
+    """Top card of the House Hagal deck, or None after asking the table which card came up."""
+    if not draft.hagal_deck:
+        reshuffle(draft)
+    if draft.setup.options.physical_hagal:
+        answer = task.answer
+        if answer is None:
+            draft.ask(
+                "hagal_card",
+                task.house,
+                Task(task.kind, task.house, task.ref, task.n, task.choices),
+                sorted(set(draft.hagal_deck)),
+            )
+            return None
+        draft.hagal_deck.remove(answer)
+        return answer
+    return draft.hagal_deck.pop(0)
+
+
+def _reveal(draft: Draft, task: Task, again: Task) -> HagalCardDef | None:
+    """Reveal the next House Hagal card into the discard pile. A Reshuffle card reshuffles
+    all House Hagal cards, then `again` reveals another [RB p.19]: None then, and None
+    while the table is asked which physical card came up."""
+    card_id = _draw(draft, task)
+    if card_id is None:
+        return None
+    draft.hagal_discard.append(card_id)
+    card = draft.catalog.hagal[card_id]
+    if card.reshuffle:
+        reshuffle(draft)
+        draft.emit("hagal_reshuffle_card", task.house)
+        draft.queue.insert(0, again)
+        return None
+    return card
+
+
+def _t_rival_turn(draft: Draft, task: Task) -> None:
+    """A Rival's Agent turn: reveal cards until one sends it to a space [RB p.19-20]."""
+    again = Task("rival_turn", task.house, "", task.n + 1)
+    card = _reveal(draft, task, again)
+    if card is None:
+        return
+    card_id = card.id
+    space, why = target(draft, task.house, card)
+    if space is None:
+        draft.emit("hagal_skip", task.house, card=card_id, reason=why)
+        if task.n + 1 >= 2 * len(hagal_cards(draft.setup, draft.catalog)):
+            # Not in the rules: every card was tried twice and all spaces are blocked.
+            draft.put(task.house, passed=True)
+            draft.emit("rival_blocked", task.house)
+            return
+        draft.queue.insert(0, again)
+        return
+    if why == "invasion_ships":
+        # Invasion Ships: flipped, no discard, to go where an enemy Agent is [IX p.9].
+        house = draft.house(task.house)
+        draft.put(task.house, flipped=(*house.flipped, "invasion_ships"))
+        draft.emit("tech_flip", task.house, tile="invasion_ships")
+        draft.infiltrators.append((space, task.house))
+    else:
+        draft.occupants[space] = task.house
+    draft.put(task.house, placed=draft.house(task.house).placed + 1)
+    draft.emit("rival_agent", task.house, card=card_id, space=space)
+    draft.queue[0:0] = card_tasks(draft, task.house, card, draft.board()[space])
+
+
+def _t_recruit(draft: Draft, task: Task) -> None:
+    house = draft.house(task.house)
+    n = min(task.n, house.supply)
+    if n:
+        draft.put(task.house, garrison=house.garrison + n)
+        draft.recruited += n
+    draft.emit("recruit", task.house, troops=n, wanted=task.n)
+
+
+def _t_deploy(draft: Draft, task: Task) -> None:
+    """Deploy this turn's recruits plus up to 2 garrison units [RB p.19; FAQ troops].
+
+    A Rival deploys dreadnoughts before troops whenever it can [IX p.8]; they come from
+    the garrison, so they count against the 2 (as in the Spice Flow mod, HAGAL §6).
+    """
+    house = draft.house(task.house)
+    dreadnoughts = min(house.dn_garrison, task.n)
+    troops = min(house.garrison, draft.recruited + task.n - dreadnoughts)
+    count = troops + dreadnoughts
+    if count <= 0:
+        return
+    if expert(draft) and draft.conflict_level < 3 and _expert_holds(draft, task, count):
+        return
+    draft.put(
+        task.house,
+        garrison=house.garrison - troops,
+        troops=house.troops + troops,
+        dn_garrison=house.dn_garrison - dreadnoughts,
+        dn_conflict=house.dn_conflict + dreadnoughts,
+    )
+    draft.recruited = 0
+    extra = {"dreadnoughts": dreadnoughts} if dreadnoughts else {}
+    draft.emit("deploy", task.house, troops=troops, **extra)
+
+
+def _expert_holds(draft: Draft, task: Task, count: int) -> bool:
+    """Expert deployment: no deployment while leading by 4+ strength in a Conflict I or II
+    [FAQ Solo Play, HAGAL §3 verdict]. Human strength is asked when it decides; True while
+    the Rival waits for that answer or keeps its units."""
+    house = draft.house(task.house)
+    lead = house.rival_strength - max(
+        [draft.house(r).rival_strength for r in draft.rivals() if r != task.house], default=0
+    )
+    if lead < EXPERT_LEAD:
+        return False
+    human = draft.humans()[0]
+    answer = task.answer
+    if answer is None:
+        draft.ask(
+            "expert_strength",
+            human,
+            task,
+            minimum=0,
+            maximum=MAX_STRENGTH,
+            default=draft.house(human).strength,
+        )
+        return True
+    draft.put(human, strength=int(answer))
+    if house.rival_strength - int(answer) < EXPERT_LEAD:
+        return False
+    draft.emit("expert_hold", task.house, kept=count)
+    draft.recruited = 0
+    return True
+
+
+def _t_signet(draft: Draft, task: Task) -> None:
+    signet(draft, task.house)
+
+
+def _t_harvest(draft: Draft, task: Task) -> None:
+    """Rival Harvest Spice: solo gains base + bonus [RB p.20]; 2P returns bonus [RB p.19]."""
+    space = draft.board()[task.ref]
+    bonus = draft.bonus_spice.get(task.ref, 0)
+    draft.bonus_spice[task.ref] = 0
+    gained = space.base_spice + bonus if draft.solo else 0
+    if gained:
+        draft.put(task.house, spice=draft.house(task.house).spice + gained)
+    draft.emit("rival_harvest", task.house, space=task.ref, spice=gained, bonus=bonus)
+
+
+def _t_combat_bonus(draft: Draft, task: Task) -> None:
+    """Each Rival with a unit in the Conflict reveals swords, in turn order [RB p.19].
+
+    A dreadnought is a unit: with one, "your swords still count" [IX p.6]. HAGAL §9
+    leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow).
+    """
+    rivals = [hid for hid in draft.order() if not draft.house(hid).is_human]
+    if not draft.solo:
+        rivals = ["hagal"]
+    brutal = draft.setup.options.brutal_escalation and draft.conflict_level == 3
+    tasks = [
+        Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if draft.house(hid).units > 0
+    ]
+    draft.queue[0:0] = tasks
+
+
+def _t_swords(draft: Draft, task: Task) -> None:
+    """A Rival's combat bonus: the swords of a revealed House Hagal card [RB p.19]."""
+    card = _reveal(draft, task, Task("swords", task.house, "", task.n))
+    if card is None:
+        return
+    card_id = card.id
+    draft.put(task.house, swords=draft.house(task.house).swords + card.swords)
+    draft.emit("swords", task.house, card=card_id, swords=card.swords)
+    if task.n > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
+        draft.queue.insert(0, Task("swords", task.house, "", task.n - 1))
+
+
+def convert_rivals(draft: Draft) -> None:
+    """Every solo Rival spends what it can for VP [RB p.20]."""
+    if draft.solo:
+        for rid in draft.rivals():
+            convert(draft, rid)
+
+
+HANDLERS = {
+    "rival_turn": _t_rival_turn,
+    "recruit": _t_recruit,
+    "deploy": _t_deploy,
+    "signet": _t_signet,
+    "harvest": _t_harvest,
+    "combat_bonus": _t_combat_bonus,
+    "swords": _t_swords,
+}

@@ -10,14 +10,10 @@ Sources: [IX p.N] Rise of Ix rulebook (EN, 2022-02-11), [FAQ] Errata & FAQ 2022-
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from companion.rules import hagal
 from companion.rules.catalog import FACTIONS, Offer
+from companion.rules.draft import Draft
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, Posted, Task
-
-if TYPE_CHECKING:
-    from companion.rules.draft import Draft
 
 STACKS = 3  # three stacks of six face-down tiles, the top one face up [IX p.3]
 SKIP = "skip"

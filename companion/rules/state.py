@@ -24,6 +24,7 @@ VpSource = Literal[
 FACTION_INDEX: dict[str, int] = {f: i for i, f in enumerate(FACTIONS)}
 TROOPS_PER_HOUSE = 12  # 16 cubes, 4 of them on the Influence tracks (rulebook p.5, G5)
 MAX_INFLUENCE = 6  # six spaces above the bottom one (FAQ, Plans Within Plans)
+MAX_STRENGTH = 200  # the highest strength the app accepts
 VP_TO_END = 10  # rulebook p.12, Phase 5
 VP_TO_END_EPIC = 12  # Rise of Ix rulebook p.10, Epic Game mode
 DREADNOUGHTS = 2  # per house (Ix rulebook p.6)

@@ -1,0 +1,229 @@
+"""Combat: strengths, placements and the rewards of the Conflict card [RB p.12; FAQ
+Conflict], also used for the Acquire effect of a Tech tile [IX p.4]."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from companion.rules.catalog import FACTIONS, Reward
+from companion.rules.draft import Draft
+from companion.rules.state import (
+    MAX_STRENGTH,
+    GameState,
+    House,
+    Task,
+)
+
+PLACES = ("first", "second", "third")
+
+
+def _t_strength(draft: Draft, task: Task) -> None:
+    answer = task.answer
+    if answer is None:
+        draft.ask(
+            "strength",
+            task.house,
+            task,
+            minimum=0,
+            maximum=MAX_STRENGTH,
+            default=draft.house(task.house).strength,
+        )
+        return
+    draft.put(task.house, strength=int(answer))
+    draft.emit("strength", task.house, strength=int(answer))
+
+
+def strengths(state: GameState) -> dict[str, int]:
+    """Each house's strength now: entered for humans, troops and swords for rivals."""
+    return _strengths(state.houses)
+
+
+def _strengths(houses: Iterable[House]) -> dict[str, int]:
+    return {h.id: (h.strength if h.is_human else h.rival_strength) for h in houses}
+
+
+def placements(power: dict[str, int], four_players: bool = False) -> dict[str, str]:
+    """Who gets which reward [RB p.12 Resolve Combat and Ties; FAQ Conflict].
+
+    Strength 0 gets nothing. A tie for first: no winner, the tied each get the second
+    reward. A tie for second: the tied each get the third reward. A lone third gets the
+    third reward only with four players; ties for third get nothing.
+
+    >>> placements({"a": 8, "b": 8, "c": 4})
+    {'a': 'second', 'b': 'second'}
+    >>> placements({"a": 9, "b": 4, "c": 4})
+    {'a': 'first', 'b': 'third', 'c': 'third'}
+    """
+    groups: list[list[str]] = []
+    for hid, value in sorted(power.items(), key=lambda kv: -kv[1]):
+        if value <= 0:
+            break
+        if groups and power[groups[-1][0]] == value:
+            groups[-1].append(hid)
+        else:
+            groups.append([hid])
+    out: dict[str, str] = {}
+    rank = 0  # the place the next group competes for, as an index into PLACES
+    for group in groups:
+        if rank >= 2:
+            if rank == 2 and len(group) == 1 and four_players:
+                out[group[0]] = "third"
+            break
+        if len(group) == 1:
+            out[group[0]] = PLACES[rank]
+            rank += 1
+        else:
+            out.update(dict.fromkeys(group, PLACES[rank + 1]))
+            rank += 2
+    return out
+
+
+def _t_resolve(draft: Draft, task: Task) -> None:
+    assert draft.conflict is not None
+    conflict = draft.catalog.conflicts[draft.conflict]
+    power = _strengths(draft.houses.values())
+    places = placements(power, four_players=len(draft.houses) >= 4)
+    draft.emit("combat", None, card=draft.conflict, strengths=power, places=places)
+    tasks: list[Task] = []
+    for place in PLACES:
+        for hid in (h for h in draft.houses if places.get(h) == place):
+            if draft.house(hid).kind == "hagal":
+                space = conflict.controlled_space
+                if place == "first" and space is not None and space in draft.control:
+                    # House Hagal never takes rewards, but its win removes the
+                    # controller's marker [RB p.19].
+                    draft.emit("control_removed", draft.control[space], space=space)
+                    del draft.control[space]
+                continue
+            tasks.append(Task("reward", hid, place))
+    if draft.ix:
+        winner = next((h for h, place in places.items() if place == "first"), "")
+        tasks.append(Task("dreadnoughts", "", winner))
+    tasks.append(Task("end_combat"))
+    draft.queue[0:0] = tasks
+
+
+def _t_reward(draft: Draft, task: Task) -> None:
+    assert draft.conflict is not None
+    conflict = draft.catalog.conflicts[draft.conflict]
+    reward: Reward = getattr(conflict, task.ref)
+    draft.emit("reward", task.house, place=task.ref, card=conflict.id)
+    draft.queue[0:0] = _reward_tasks(draft, task.house, reward, task.ref)
+    house = draft.house(task.house)
+    if task.ref == "first" and house.kind == "rival" and house.owns("windtraps"):
+        # Windtraps: +1 water when you win a Conflict; a Rival uses its tiles like a
+        # player [IX p.9].
+        draft.put(task.house, water=house.water + 1)
+        draft.emit("tech_income", task.house, tile="windtraps", water=1)
+
+
+def _reward_tasks(draft: Draft, hid: str, r: Reward, place: str) -> list[Task]:
+    """Rivals take every kind of reward [RB p.20]; humans get VP, Influence and control
+    recorded and are told the rest."""
+    house = draft.house(hid)
+    tasks: list[Task] = []
+    if r.vp:
+        draft.gain_vp(hid, r.vp, "conflict", draft.conflict or "")
+    if house.is_human:
+        told = {
+            k: getattr(r, k)
+            for k in ("solari", "spice", "water", "intrigue", "troops")
+            if getattr(r, k)
+        }
+        if told or r.trash or r.choose:
+            draft.emit(
+                "take",
+                hid,
+                **told,
+                trash=r.trash,
+                choose=r.choose,
+                options=[_reward_text(o) for o in r.options],
+            )
+    else:
+        draft.put(
+            hid,
+            solari=house.solari + r.solari,
+            spice=house.spice + r.spice,
+            water=house.water + r.water,
+            intrigue=house.intrigue + r.intrigue,
+        )
+        if r.troops:
+            tasks.append(Task("recruit", hid, "", r.troops))
+        if r.choose:
+            tasks.append(
+                Task(
+                    "choose_reward",
+                    hid,
+                    place,
+                    r.choose,
+                    tuple(str(i) for i in range(len(r.options))),
+                )
+            )
+    if r.influence:
+        tasks.insert(
+            0, Task("choose_influence", hid, str(r.influence_factions), r.influence, FACTIONS)
+        )
+    tasks.extend(Task("freighter", hid) for _ in range(r.freighter))
+    tasks.extend(Task("offer", hid, place, i) for i in range(len(r.offers)))
+    if r.control is not None:
+        draft.control[r.control] = hid
+        draft.emit("control", hid, space=r.control)
+    if r.mentat:
+        draft.mentat_claim = hid
+        draft.emit("mentat_won", hid)
+    return tasks
+
+
+def _reward_text(r: Reward) -> str:
+    parts = [
+        f"{getattr(r, k)} {k}"
+        for k in ("vp", "solari", "spice", "water", "intrigue", "troops")
+        if getattr(r, k)
+    ]
+    return ", ".join(parts)
+
+
+def _t_choose_reward(draft: Draft, task: Task) -> None:
+    """A Rival's choice of reward not about Influence: the table decides [RB p.20]."""
+    options = task.choices
+    answer = task.answer
+    if answer is None:
+        draft.ask("rival_reward", task.house, task, options)
+        return
+    assert draft.conflict is not None
+    reward: Reward = getattr(draft.catalog.conflicts[draft.conflict], task.ref)
+    chosen = reward.options[int(answer)]
+    draft.emit("reward_choice", task.house, reward=_reward_text(chosen))
+    tasks = _reward_tasks(draft, task.house, chosen, task.ref)
+    if task.n > 1:
+        tasks.append(
+            Task(
+                "choose_reward",
+                task.house,
+                task.ref,
+                task.n - 1,
+                tuple(o for o in options if o != answer),
+            )
+        )
+    draft.queue[0:0] = tasks
+
+
+def _t_tech_reward(draft: Draft, task: Task) -> None:
+    """A Tech tile's Acquire effect [IX p.4]: its VP are scored for everyone; a Rival takes
+    the rest, a player is told (Influence is chosen and recorded)."""
+    tech = draft.catalog.tech[task.ref]
+    reward = tech.acquire_reward
+    draft.gain_vp(task.house, reward.vp, "tech", tech.id)
+    rest = replace(reward, vp=0)
+    if not rest.is_empty():
+        draft.queue[0:0] = _reward_tasks(draft, task.house, rest, "")
+
+
+HANDLERS = {
+    "strength": _t_strength,
+    "resolve": _t_resolve,
+    "reward": _t_reward,
+    "choose_reward": _t_choose_reward,
+    "tech_reward": _t_tech_reward,
+}
