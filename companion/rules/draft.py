@@ -3,16 +3,16 @@
 It has one attribute per `GameState` field, in the form the rules change in place: a
 tuple becomes a list, a mapping a dict, the houses a dict by id and the Tech stacks
 lists. `Draft(state)` and `freeze()` go over `dataclasses.fields(GameState)`, so a new
-field is carried through every `apply` without being listed here again (a test checks
-that each field has its annotation below).
+field is carried through every `apply` without being listed again: its annotation here
+says in which form (a field without one fails at import, and a test checks both lists).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import fields, replace
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
+from typing import Any, get_origin, get_type_hints
 
 from companion.rules.catalog import Catalog, SpaceDef
 from companion.rules.state import (
@@ -29,34 +29,6 @@ from companion.rules.state import (
     VpEntry,
     VpSource,
 )
-
-STATE_FIELDS = tuple(f.name for f in fields(GameState))
-
-
-def _thaw(name: str, value: Any) -> Any:
-    """A state field's value in the mutable form a Draft keeps."""
-    if name == "houses":
-        return {house.id: house for house in value}
-    if name == "tech_stacks":
-        return [list(stack) for stack in value]
-    if isinstance(value, tuple):
-        return list(value)
-    if isinstance(value, Mapping):
-        return dict(value)
-    return value
-
-
-def _freeze(name: str, value: Any) -> Any:
-    """A Draft attribute's value in the immutable form a GameState keeps."""
-    if name == "houses":
-        return tuple(value.values())
-    if name == "tech_stacks":
-        return tuple(tuple(stack) for stack in value)
-    if isinstance(value, list):
-        return tuple(value)
-    if isinstance(value, dict):
-        return value.copy()
-    return value
 
 
 class Draft:
@@ -95,13 +67,12 @@ class Draft:
     infiltrators: list[tuple[str, str]]
 
     def __init__(self, state: GameState) -> None:
-        for name in STATE_FIELDS:
-            setattr(self, name, _thaw(name, getattr(state, name)))
+        for name, thaw, _ in _COPIES:
+            setattr(self, name, thaw(getattr(state, name)))
 
     def freeze(self) -> GameState:
         """The draft as a new GameState (the draft's lists and dicts are copied)."""
-        values = {name: _freeze(name, getattr(self, name)) for name in STATE_FIELDS}
-        return GameState(**values)
+        return GameState(**{name: freeze(getattr(self, name)) for name, _, freeze in _COPIES})
 
     # -- small helpers -------------------------------------------------------------------
 
@@ -112,9 +83,12 @@ class Draft:
     def house(self, house_id: str) -> House:
         return self.houses[house_id]
 
-    def put(self, house_id: str, **changes: object) -> House:
-        house = replace(self.houses[house_id], **changes)  # type: ignore[arg-type]
-        self.houses[house_id] = house
+    def put(self, house_id: str, **changes: Any) -> House:
+        """Replace a house by a copy with these changes (what `dataclasses.replace` does,
+        without its generic checks, which cost as much as building the House)."""
+        values = {name: getattr(self.houses[house_id], name) for name in HOUSE_FIELDS}
+        values.update(changes)
+        house = self.houses[house_id] = House(**values)
         return house
 
     def emit(self, kind: str, house: str | None = None, **data: object) -> None:
@@ -178,3 +152,53 @@ class Draft:
             self.prompt = Prompt(kind, house, decider, task, number=True, **kw)  # type: ignore[arg-type]
         else:
             self.prompt = Prompt(kind, house, decider, task, options=tuple(options))
+
+
+Copy = Callable[[Any], Any]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _houses_by_id(houses: tuple[House, ...]) -> dict[str, House]:
+    return {house.id: house for house in houses}
+
+
+def _house_tuple(houses: dict[str, House]) -> tuple[House, ...]:
+    return tuple(houses.values())
+
+
+def _stack_lists(stacks: tuple[tuple[str, ...], ...]) -> list[list[str]]:
+    return [list(stack) for stack in stacks]
+
+
+def _stack_tuples(stacks: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(stack) for stack in stacks)
+
+
+def _copies() -> tuple[tuple[str, Copy, Copy], ...]:
+    """For each GameState field: how a Draft thaws it and freezes it back, read from the
+    Draft's annotation of it (a field the Draft doesn't annotate fails here, at import)."""
+    hints = get_type_hints(Draft)
+    special: dict[str, tuple[Copy, Copy]] = {
+        "houses": (_houses_by_id, _house_tuple),
+        "tech_stacks": (_stack_lists, _stack_tuples),
+    }
+    copies: list[tuple[str, Copy, Copy]] = []
+    for field in fields(GameState):
+        origin = get_origin(hints[field.name])
+        if field.name in special:
+            thaw, freeze = special[field.name]
+        elif origin is list:
+            thaw, freeze = list, tuple
+        elif origin is dict:
+            thaw, freeze = dict, dict
+        else:
+            thaw = freeze = _same
+        copies.append((field.name, thaw, freeze))
+    return tuple(copies)
+
+
+_COPIES = _copies()
+HOUSE_FIELDS = tuple(field.name for field in fields(House))

@@ -344,7 +344,8 @@ def _t_rival_turn(draft: Draft, task: Task) -> None:
     space, why = target(draft, task.house, card)
     if space is None:
         draft.emit("hagal_skip", task.house, card=card_id, reason=why)
-        if task.n + 1 >= 2 * len(hagal_cards(draft.setup, draft.catalog)):
+        cards = len(draft.hagal_deck) + len(draft.hagal_discard)  # every House Hagal card
+        if task.n + 1 >= 2 * cards:
             # Not in the rules: every card was tried twice and all spaces are blocked.
             draft.put(task.house, passed=True)
             draft.emit("rival_blocked", task.house)
