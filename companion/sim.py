@@ -182,147 +182,154 @@ def play(catalog: Catalog, setup: Setup, check: bool = True) -> Played:
     return game
 
 
-def invariants(s: GameState) -> list[str]:
+def invariants(state: GameState) -> list[str]:
     """Every broken invariant of one state, as readable lines."""
-    where = f"seed {s.setup.seed} step {s.step}"
+    where = f"seed {state.setup.seed} step {state.step}"
     bad: list[str] = []
-    for h in s.houses:
-        bad += _house_invariants(s, h, where)
-        if h.kind == "rival" and s.phase != "ended":
-            bad += _exchange_invariants(s, h, where)
+    for h in state.houses:
+        bad += _house_invariants(state, h, where)
+        if h.kind == "rival" and state.phase != "ended":
+            bad += _exchange_invariants(state, h, where)
         if h.kind != "hagal":
-            bad += _scoring_invariants(s, h, where)
-    placed = sum(h.placed for h in s.houses)
-    agents = len(s.occupants) + len(s.infiltrators)
+            bad += _scoring_invariants(state, h, where)
+    placed = sum(h.placed for h in state.houses)
+    agents = len(state.occupants) + len(state.infiltrators)
     if placed != agents:
         bad.append(f"{where}: {placed} Agents placed but {agents} on the board")
-    if s.ix:
-        bad += _ix_invariants(s, where)
-    return bad + _table_invariants(s, where)
+    if state.ix:
+        bad += _ix_invariants(state, where)
+    return bad + _table_invariants(state, where)
 
 
-def _house_invariants(s: GameState, h: House, where: str) -> list[str]:
+def _house_invariants(state: GameState, house: House, where: str) -> list[str]:
     """One house's counts: VP as in the ledger, nothing negative, units conserved."""
     bad: list[str] = []
-    ledger = sum(e.delta for e in s.ledger if e.house == h.id)
-    if h.vp != ledger:
-        bad.append(f"{where}: {h.id} VP {h.vp} != ledger {ledger}")
+    ledger = sum(e.delta for e in state.ledger if e.house == house.id)
+    if house.vp != ledger:
+        bad.append(f"{where}: {house.id} VP {house.vp} != ledger {ledger}")
     counts = (
-        h.solari,
-        h.spice,
-        h.water,
-        h.intrigue,
-        h.garrison,
-        h.troops,
-        h.swords,
-        h.vp,
-        h.placed,
+        house.solari,
+        house.spice,
+        house.water,
+        house.intrigue,
+        house.garrison,
+        house.troops,
+        house.swords,
+        house.vp,
+        house.placed,
     )
     if min(counts) < 0:
-        bad.append(f"{where}: {h.id} has a negative count {counts}")
-    if h.garrison + h.troops + h.negotiators > TROOPS_PER_HOUSE:
-        bad.append(f"{where}: {h.id} has more than {TROOPS_PER_HOUSE} troops")
-    dn = (h.dn_garrison, h.dn_conflict, h.dn_posted, h.negotiators, h.freighter)
-    if min(dn) < 0 or h.dn_supply < 0 or h.dn_supply > DREADNOUGHTS:
-        bad.append(f"{where}: {h.id} dreadnoughts not conserved {dn}")
-    if h.dn_posted != sum(1 for p in s.posted.values() if p.house == h.id):
-        bad.append(f"{where}: {h.id} has {h.dn_posted} dreadnoughts on flags")
-    if not 0 <= h.freighter <= TRACK_TOP:
-        bad.append(f"{where}: {h.id} Freighter off the track at {h.freighter}")
-    if h.kind != "rival" and (h.tech or h.negotiators) and not h.is_human:
+        bad.append(f"{where}: {house.id} has a negative count {counts}")
+    if house.garrison + house.troops + house.negotiators > TROOPS_PER_HOUSE:
+        bad.append(f"{where}: {house.id} has more than {TROOPS_PER_HOUSE} troops")
+    dn = (house.dn_garrison, house.dn_conflict, house.dn_posted, house.negotiators, house.freighter)
+    if min(dn) < 0 or house.dn_supply < 0 or house.dn_supply > DREADNOUGHTS:
+        bad.append(f"{where}: {house.id} dreadnoughts not conserved {dn}")
+    if house.dn_posted != sum(1 for p in state.posted.values() if p.house == house.id):
+        bad.append(f"{where}: {house.id} has {house.dn_posted} dreadnoughts on flags")
+    if not 0 <= house.freighter <= TRACK_TOP:
+        bad.append(f"{where}: {house.id} Freighter off the track at {house.freighter}")
+    if house.kind != "rival" and (house.tech or house.negotiators) and not house.is_human:
         bad.append(f"{where}: House Hagal holds Tech tiles or Negotiators")
-    if h.kind == "rival" and any(not s.catalog.tech[t].hagal_ok for t in h.tech):
-        bad.append(f"{where}: {h.id} owns a Tech tile without the House Hagal mark")
-    if any(not 0 <= v <= MAX_INFLUENCE for v in h.influence):
-        bad.append(f"{where}: {h.id} influence out of range {h.influence}")
-    if h.agents_left < 0:
-        bad.append(f"{where}: {h.id} placed more Agents than it has")
-    if h.agents > 3:
-        bad.append(f"{where}: {h.id} has {h.agents} Agents")
-    if h.kind == "hagal" and (h.vp or h.solari or h.spice or h.water or h.intrigue):
-        bad.append(f"{where}: House Hagal holds VP or resources")
-    if h.kind == "human" and (
-        h.solari or h.spice or h.water or h.intrigue or h.garrison or h.troops
+    if house.kind == "rival" and any(not state.catalog.tech[t].hagal_ok for t in house.tech):
+        bad.append(f"{where}: {house.id} owns a Tech tile without the House Hagal mark")
+    if any(not 0 <= v <= MAX_INFLUENCE for v in house.influence):
+        bad.append(f"{where}: {house.id} influence out of range {house.influence}")
+    if house.agents_left < 0:
+        bad.append(f"{where}: {house.id} placed more Agents than it has")
+    if house.agents > 3:
+        bad.append(f"{where}: {house.id} has {house.agents} Agents")
+    if house.kind == "hagal" and (
+        house.vp or house.solari or house.spice or house.water or house.intrigue
     ):
-        bad.append(f"{where}: {h.id} has tracked resources")
+        bad.append(f"{where}: House Hagal holds VP or resources")
+    if house.kind == "human" and (
+        house.solari
+        or house.spice
+        or house.water
+        or house.intrigue
+        or house.garrison
+        or house.troops
+    ):
+        bad.append(f"{where}: {house.id} has tracked resources")
     return bad
 
 
-def _exchange_invariants(s: GameState, h: House, where: str) -> list[str]:
+def _exchange_invariants(state: GameState, house: House, where: str) -> list[str]:
     """A solo Rival at rest never sits on resources it could exchange for VP."""
-    if s.prompt is not None or s.queue:
+    if state.prompt is not None or state.queue:
         return []
     exchanges = [("intrigue", 3), ("water", 3), ("solari", 7)]
-    if not s.ix or s.conflict_level == 3:  # Ix: spice waits for Conflict III
+    if not state.ix or state.conflict_level == 3:  # Ix: spice waits for Conflict III
         exchanges.append(("spice", 7))
     return [
-        f"{where}: {h.id} kept {getattr(h, res)} {res} unconverted"
+        f"{where}: {house.id} kept {getattr(house, res)} {res} unconverted"
         for res, price in exchanges
-        if getattr(h, res) >= price
+        if getattr(house, res) >= price
     ]
 
 
-def _scoring_invariants(s: GameState, h: House, where: str) -> list[str]:
+def _scoring_invariants(state: GameState, house: House, where: str) -> list[str]:
     """Influence and Alliance VP in the ledger match the tracks and the tokens held."""
     bad: list[str] = []
-    scored = {e.note for e in s.ledger if e.house == h.id and e.source == "influence"}
-    inf_vp = sum(e.delta for e in s.ledger if e.house == h.id and e.source == "influence")
-    at_two = sum(1 for v in h.influence if v >= 2)
+    scored = {e.note for e in state.ledger if e.house == house.id and e.source == "influence"}
+    inf_vp = sum(e.delta for e in state.ledger if e.house == house.id and e.source == "influence")
+    at_two = sum(1 for v in house.influence if v >= 2)
     if inf_vp != at_two:
-        bad.append(f"{where}: {h.id} influence VP {inf_vp} != tracks at 2+ {at_two} {scored}")
-    ally_vp = sum(e.delta for e in s.ledger if e.house == h.id and e.source == "alliance")
-    held = sum(1 for holder in s.alliances.values() if holder == h.id)
+        bad.append(f"{where}: {house.id} influence VP {inf_vp} != tracks at 2+ {at_two} {scored}")
+    ally_vp = sum(e.delta for e in state.ledger if e.house == house.id and e.source == "alliance")
+    held = sum(1 for holder in state.alliances.values() if holder == house.id)
     if ally_vp != held:
-        bad.append(f"{where}: {h.id} alliance VP {ally_vp} != alliances held {held}")
+        bad.append(f"{where}: {house.id} alliance VP {ally_vp} != alliances held {held}")
     return bad
 
 
-def _ix_invariants(s: GameState, where: str) -> list[str]:
+def _ix_invariants(state: GameState, where: str) -> list[str]:
     """Tech tiles conserved, a marked tile face up in solo, dreadnoughts on flags only."""
     bad: list[str] = []
-    tiles = [t for stack in s.tech_stacks for t in stack] + list(s.tech_trash)
-    tiles += [t for h in s.houses for t in h.tech]
-    expected = sorted(t.id for t in s.catalog.tech.values() if t.set in s.setup.sets)
+    tiles = [t for stack in state.tech_stacks for t in stack] + list(state.tech_trash)
+    tiles += [t for h in state.houses for t in h.tech]
+    expected = sorted(t.id for t in state.catalog.tech.values() if t.set in state.setup.sets)
     known = sorted(t for t in tiles if t != UNKNOWN_TILE)
-    complete = s.setup.options.physical_tech or known == expected
+    complete = state.setup.options.physical_tech or known == expected
     if len(tiles) != len(expected) or len(set(known)) != len(known) or not complete:
         bad.append(f"{where}: Tech tiles not conserved")
-    if s.prompt is None and not s.queue and s.setup.mode == "solo":
-        tops = [stack[0] for stack in s.tech_stacks if stack]
-        if tops and not any(s.catalog.tech[t].hagal_ok for t in tops):
+    if state.prompt is None and not state.queue and state.setup.mode == "solo":
+        tops = [stack[0] for stack in state.tech_stacks if stack]
+        if tops and not any(state.catalog.tech[t].hagal_ok for t in tops):
             bad.append(f"{where}: no face-up Tech tile with the House Hagal mark")
-    for space in s.posted:
-        if s.catalog.spaces[space].control_bonus is None:
+    for space in state.posted:
+        if state.catalog.spaces[space].control_bonus is None:
             bad.append(f"{where}: a dreadnought controls {space}")
     return bad
 
 
-def _table_invariants(s: GameState, where: str) -> list[str]:
+def _table_invariants(state: GameState, where: str) -> list[str]:
     """The Mentat, Alliances, House Hagal and Conflict cards, bonus spice and Control."""
     bad: list[str] = []
-    if sum(1 for h in s.houses if h.mentat) > 1:
+    if sum(1 for h in state.houses if h.mentat) > 1:
         bad.append(f"{where}: more than one house holds the Mentat")
-    if s.prompt is None and not s.queue:
-        for faction, holder in s.alliances.items():
-            mine = s.house(holder).inf(faction)
+    if state.prompt is None and not state.queue:
+        for faction, holder in state.alliances.items():
+            mine = state.house(holder).inf(faction)
             # A holder dropping 2+ past a house it was not tied with keeps the token
             # (FAQ Alliance, read literally), so only "at 4 or more" always holds.
             if mine < 4:
                 bad.append(f"{where}: {holder} holds the {faction} Alliance with {mine} Influence")
         for faction in FACTIONS:
-            if faction not in s.alliances and any(h.inf(faction) >= 4 for h in s.houses):
+            if faction not in state.alliances and any(h.inf(faction) >= 4 for h in state.houses):
                 bad.append(f"{where}: nobody holds the {faction} Alliance though a house has 4+")
-    composition = Counter(hagal_cards(s.setup, s.catalog))
-    if Counter(s.hagal_deck) + Counter(s.hagal_discard) != composition:
+    composition = Counter(hagal_cards(state.setup, state.catalog))
+    if Counter(state.hagal_deck) + Counter(state.hagal_discard) != composition:
         bad.append(f"{where}: House Hagal cards not conserved")
-    if len(s.conflict_deck) + len(s.conflicts_done) != 10 or len(set(s.conflicts_done)) != len(
-        s.conflicts_done
-    ):
+    if len(state.conflict_deck) + len(state.conflicts_done) != 10 or len(
+        set(state.conflicts_done)
+    ) != len(state.conflicts_done):
         bad.append(f"{where}: Conflict cards not conserved")
-    if any(v < 0 for v in s.bonus_spice.values()):
+    if any(v < 0 for v in state.bonus_spice.values()):
         bad.append(f"{where}: negative bonus spice")
-    for space, holder in s.control.items():
-        if s.house(holder).kind == "hagal":
+    for space, holder in state.control.items():
+        if state.house(holder).kind == "hagal":
             bad.append(f"{where}: House Hagal controls {space}")
     return bad
 

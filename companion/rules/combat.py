@@ -118,68 +118,71 @@ def _t_reward(draft: Draft, task: Task) -> None:
         draft.emit("tech_income", task.house, tile="windtraps", water=1)
 
 
-def _reward_tasks(draft: Draft, hid: str, r: Reward, place: str) -> list[Task]:
+def _reward_tasks(draft: Draft, hid: str, reward: Reward, place: str) -> list[Task]:
     """Rivals take every kind of reward [RB p.20]; humans get VP, Influence and control
     recorded and are told the rest."""
     house = draft.house(hid)
     tasks: list[Task] = []
-    if r.vp:
-        draft.gain_vp(hid, r.vp, "conflict", draft.conflict or "")
+    if reward.vp:
+        draft.gain_vp(hid, reward.vp, "conflict", draft.conflict or "")
     if house.is_human:
         told = {
-            k: getattr(r, k)
+            k: getattr(reward, k)
             for k in ("solari", "spice", "water", "intrigue", "troops")
-            if getattr(r, k)
+            if getattr(reward, k)
         }
-        if told or r.trash or r.choose:
+        if told or reward.trash or reward.choose:
             draft.emit(
                 "take",
                 hid,
                 **told,
-                trash=r.trash,
-                choose=r.choose,
-                options=[_reward_text(o) for o in r.options],
+                trash=reward.trash,
+                choose=reward.choose,
+                options=[_reward_text(o) for o in reward.options],
             )
     else:
         draft.put(
             hid,
-            solari=house.solari + r.solari,
-            spice=house.spice + r.spice,
-            water=house.water + r.water,
-            intrigue=house.intrigue + r.intrigue,
+            solari=house.solari + reward.solari,
+            spice=house.spice + reward.spice,
+            water=house.water + reward.water,
+            intrigue=house.intrigue + reward.intrigue,
         )
-        if r.troops:
-            tasks.append(Task("recruit", hid, "", r.troops))
-        if r.choose:
+        if reward.troops:
+            tasks.append(Task("recruit", hid, "", reward.troops))
+        if reward.choose:
             tasks.append(
                 Task(
                     "choose_reward",
                     hid,
                     place,
-                    r.choose,
-                    tuple(str(i) for i in range(len(r.options))),
+                    reward.choose,
+                    tuple(str(i) for i in range(len(reward.options))),
                 )
             )
-    if r.influence:
+    if reward.influence:
         tasks.insert(
-            0, Task("choose_influence", hid, str(r.influence_factions), r.influence, FACTIONS)
+            0,
+            Task(
+                "choose_influence", hid, str(reward.influence_factions), reward.influence, FACTIONS
+            ),
         )
-    tasks.extend(Task("freighter", hid) for _ in range(r.freighter))
-    tasks.extend(Task("offer", hid, place, i) for i in range(len(r.offers)))
-    if r.control is not None:
-        draft.control[r.control] = hid
-        draft.emit("control", hid, space=r.control)
-    if r.mentat:
+    tasks.extend(Task("freighter", hid) for _ in range(reward.freighter))
+    tasks.extend(Task("offer", hid, place, i) for i in range(len(reward.offers)))
+    if reward.control is not None:
+        draft.control[reward.control] = hid
+        draft.emit("control", hid, space=reward.control)
+    if reward.mentat:
         draft.mentat_claim = hid
         draft.emit("mentat_won", hid)
     return tasks
 
 
-def _reward_text(r: Reward) -> str:
+def _reward_text(reward: Reward) -> str:
     parts = [
-        f"{getattr(r, k)} {k}"
+        f"{getattr(reward, k)} {k}"
         for k in ("vp", "solari", "spice", "water", "intrigue", "troops")
-        if getattr(r, k)
+        if getattr(reward, k)
     ]
     return ", ".join(parts)
 

@@ -79,16 +79,16 @@ def _t_tech_marked(draft: Draft, task: Task) -> None:
     draft.queue[0:0] = [Task("tech_reveal", "", str(k)), Task("tech_marked")]
 
 
-def take_tile(draft: Draft, house_id: str, k: int) -> None:
-    """A house takes the face-up tile of stack k; the next one turns up [IX p.4]."""
-    tile = draft.tech_stacks[k].pop(0)
+def take_tile(draft: Draft, house_id: str, stack: int) -> None:
+    """A house takes the face-up tile of a stack (by index); the next one turns up [IX p.4]."""
+    tile = draft.tech_stacks[stack].pop(0)
     house = draft.house(house_id)
     draft.put(house_id, tech=(*house.tech, tile))
-    draft.emit("tech", house_id, tile=tile, stack=k + 1)
+    draft.emit("tech", house_id, tile=tile, stack=stack + 1)
     tasks = [Task("tech_reward", house_id, tile)]
     if not house.is_human and tile == "training_drones":
         tasks.append(Task("training_drones", house_id))  # flips at once [IX p.9]
-    tasks.append(Task("tech_reveal", "", str(k)))
+    tasks.append(Task("tech_reveal", "", str(stack)))
     if draft.solo:
         tasks.append(Task("tech_marked"))
     draft.queue[0:0] = tasks
@@ -123,12 +123,12 @@ def _t_acquire_tech(draft: Draft, task: Task) -> None:
     player_takes(draft, task.house, next(k for k, tile in face_up(draft) if tile == answer))
 
 
-def player_takes(draft: Draft, house_id: str, k: int) -> None:
-    """A player takes the face-up tile of stack k, first saying how many Negotiators they
+def player_takes(draft: Draft, house_id: str, stack: int) -> None:
+    """A player takes the face-up tile of a stack (by index), first saying how many Negotiators they
     returned to lower its price [IX p.4]."""
     if draft.house(house_id).negotiators:
         draft.queue.insert(0, Task("negotiators_back", house_id))
-    take_tile(draft, house_id, k)
+    take_tile(draft, house_id, stack)
 
 
 def _t_negotiators_back(draft: Draft, task: Task) -> None:

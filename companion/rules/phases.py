@@ -85,10 +85,10 @@ def _t_next_turn(draft: Draft, task: Task) -> None:
     _next_turn(draft, after)
 
 
-def _can_act(h: House) -> bool:
-    if h.is_human:
-        return not h.revealed
-    return h.agents_left > 0 and not h.passed
+def _can_act(house: House) -> bool:
+    if house.is_human:
+        return not house.revealed
+    return house.agents_left > 0 and not house.passed
 
 
 def _next_turn(draft: Draft, after: str | None) -> None:
