@@ -18,7 +18,8 @@ from companion.rules.state import (
 PLACES = ("first", "second", "third")
 
 
-def _t_strength(draft: Draft, task: Task) -> None:
+def _enter_strength(draft: Draft, task: Task) -> None:
+    """Ask a player's strength in this Combat and record it [RB p.12]."""
     answer = task.answer
     if answer is None:
         draft.ask(
@@ -79,7 +80,9 @@ def placements(power: dict[str, int], four_players: bool = False) -> dict[str, s
     return out
 
 
-def _t_resolve(draft: Draft, task: Task) -> None:
+def _resolve_combat(draft: Draft, task: Task) -> None:
+    """Rank the strengths and queue each house's reward [RB p.12; FAQ Conflict]; House
+    Hagal takes none [RB p.19]."""
     assert draft.conflict is not None
     conflict = draft.catalog.conflicts[draft.conflict]
     power = _strengths(draft.houses.values())
@@ -104,7 +107,8 @@ def _t_resolve(draft: Draft, task: Task) -> None:
     draft.queue[0:0] = tasks
 
 
-def _t_reward(draft: Draft, task: Task) -> None:
+def _give_reward(draft: Draft, task: Task) -> None:
+    """One house's reward of the Conflict card for its place [RB p.12]."""
     assert draft.conflict is not None
     conflict = draft.catalog.conflicts[draft.conflict]
     reward: Reward = getattr(conflict, task.ref)
@@ -187,7 +191,7 @@ def _reward_text(reward: Reward) -> str:
     return ", ".join(parts)
 
 
-def _t_choose_reward(draft: Draft, task: Task) -> None:
+def _choose_reward(draft: Draft, task: Task) -> None:
     """A Rival's choice of reward not about Influence: the table decides [RB p.20]."""
     options = task.choices
     answer = task.answer
@@ -212,7 +216,7 @@ def _t_choose_reward(draft: Draft, task: Task) -> None:
     draft.queue[0:0] = tasks
 
 
-def _t_tech_reward(draft: Draft, task: Task) -> None:
+def _give_tech_reward(draft: Draft, task: Task) -> None:
     """A Tech tile's Acquire effect [IX p.4]: its VP are scored for everyone; a Rival takes
     the rest, a player is told (Influence is chosen and recorded)."""
     tech = draft.catalog.tech[task.ref]
@@ -224,9 +228,9 @@ def _t_tech_reward(draft: Draft, task: Task) -> None:
 
 
 HANDLERS = {
-    "strength": _t_strength,
-    "resolve": _t_resolve,
-    "reward": _t_reward,
-    "choose_reward": _t_choose_reward,
-    "tech_reward": _t_tech_reward,
+    "strength": _enter_strength,
+    "resolve": _resolve_combat,
+    "reward": _give_reward,
+    "choose_reward": _choose_reward,
+    "tech_reward": _give_tech_reward,
 }

@@ -105,6 +105,7 @@ def _corrected_count(house: House, action: Adjust) -> int:
 
 
 def set_control(draft: Draft, space_id: str, house_id: str) -> None:
+    """Record who controls a space (a correction of the Control markers)."""
     space = draft.board().get(space_id)
     if space is None or space.control_bonus is None:
         raise IllegalAction("Only Arrakeen, Carthag and Imperial Basin have Control markers.")
@@ -118,6 +119,7 @@ def set_control(draft: Draft, space_id: str, house_id: str) -> None:
 
 
 def set_tiebreak(draft: Draft, action: SetTiebreak) -> None:
+    """A player's end-of-game resources for breaking ties."""
     if draft.phase != "ended":
         raise IllegalAction("Tie-breaks are entered at the end of the game.")
     if action.house not in draft.houses or not draft.houses[action.house].is_human:

@@ -157,6 +157,7 @@ def space_problems(
 
 
 def _apply(draft: Draft, action: Action) -> None:
+    """Check and apply one action, then run the queue until the table must act."""
     draft.step += 1
     match action:
         case Choose(option=option):

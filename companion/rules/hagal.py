@@ -334,7 +334,7 @@ def _reveal(draft: Draft, task: Task, again: Task) -> HagalCardDef | None:
     return card
 
 
-def _t_rival_turn(draft: Draft, task: Task) -> None:
+def _take_rival_turn(draft: Draft, task: Task) -> None:
     """A Rival's Agent turn: reveal cards until one sends it to a space [RB p.19-20]."""
     again = Task("rival_turn", task.house, "", task.n + 1)
     card = _reveal(draft, task, again)
@@ -365,7 +365,8 @@ def _t_rival_turn(draft: Draft, task: Task) -> None:
     draft.queue[0:0] = card_tasks(draft, task.house, card, draft.board()[space])
 
 
-def _t_recruit(draft: Draft, task: Task) -> None:
+def _recruit(draft: Draft, task: Task) -> None:
+    """Recruit up to task.n troops from supply to the garrison (players keep their own)."""
     house = draft.house(task.house)
     n = min(task.n, house.supply)
     if n:
@@ -374,7 +375,7 @@ def _t_recruit(draft: Draft, task: Task) -> None:
     draft.emit("recruit", task.house, troops=n, wanted=task.n)
 
 
-def _t_deploy(draft: Draft, task: Task) -> None:
+def _deploy(draft: Draft, task: Task) -> None:
     """Deploy this turn's recruits plus up to 2 garrison units [RB p.19; FAQ troops].
 
     A Rival deploys dreadnoughts before troops whenever it can [IX p.8]; they come from
@@ -430,11 +431,12 @@ def _expert_holds(draft: Draft, task: Task, count: int) -> bool:
     return True
 
 
-def _t_signet(draft: Draft, task: Task) -> None:
+def _use_signet(draft: Draft, task: Task) -> None:
+    """The Signet icon of a solo Rival's card [RB p.20, HAGAL §7]."""
     signet(draft, task.house)
 
 
-def _t_harvest(draft: Draft, task: Task) -> None:
+def _harvest_spice(draft: Draft, task: Task) -> None:
     """Rival Harvest Spice: solo gains base + bonus [RB p.20]; 2P returns bonus [RB p.19]."""
     space = draft.board()[task.ref]
     bonus = draft.bonus_spice.get(task.ref, 0)
@@ -445,7 +447,7 @@ def _t_harvest(draft: Draft, task: Task) -> None:
     draft.emit("rival_harvest", task.house, space=task.ref, spice=gained, bonus=bonus)
 
 
-def _t_combat_bonus(draft: Draft, task: Task) -> None:
+def _queue_swords(draft: Draft, task: Task) -> None:
     """Each Rival with a unit in the Conflict reveals swords, in turn order [RB p.19].
 
     A dreadnought is a unit: with one, "your swords still count" [IX p.6]. HAGAL §9
@@ -461,7 +463,7 @@ def _t_combat_bonus(draft: Draft, task: Task) -> None:
     draft.queue[0:0] = tasks
 
 
-def _t_swords(draft: Draft, task: Task) -> None:
+def _reveal_swords(draft: Draft, task: Task) -> None:
     """A Rival's combat bonus: the swords of a revealed House Hagal card [RB p.19]."""
     card = _reveal(draft, task, Task("swords", task.house, "", task.n))
     if card is None:
@@ -481,11 +483,11 @@ def convert_rivals(draft: Draft) -> None:
 
 
 HANDLERS = {
-    "rival_turn": _t_rival_turn,
-    "recruit": _t_recruit,
-    "deploy": _t_deploy,
-    "signet": _t_signet,
-    "harvest": _t_harvest,
-    "combat_bonus": _t_combat_bonus,
-    "swords": _t_swords,
+    "rival_turn": _take_rival_turn,
+    "recruit": _recruit,
+    "deploy": _deploy,
+    "signet": _use_signet,
+    "harvest": _harvest_spice,
+    "combat_bonus": _queue_swords,
+    "swords": _reveal_swords,
 }

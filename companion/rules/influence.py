@@ -11,13 +11,14 @@ from companion.rules.state import (
 )
 
 
-def _t_influence(draft: Draft, task: Task) -> None:
+def _gain_influence(draft: Draft, task: Task) -> None:
+    """Gain Influence on one Faction track, up to the top [RB p.7]."""
     house = draft.house(task.house)
     new = min(MAX_INFLUENCE, house.inf(task.ref) + task.n)
     set_influence(draft, task.house, task.ref, new)
 
 
-def _t_choose_influence(draft: Draft, task: Task) -> None:
+def _choose_influence(draft: Draft, task: Task) -> None:
     """Gain task.n Influence in a chosen Faction; repeat for int(task.ref) different Factions."""
     options = task.choices
     answer = task.answer
@@ -38,7 +39,7 @@ def _t_choose_influence(draft: Draft, task: Task) -> None:
         draft.queue.insert(0, Task("choose_influence", task.house, str(remaining), task.n, rest))
 
 
-def _t_alliance(draft: Draft, task: Task) -> None:
+def _choose_alliance_taker(draft: Draft, task: Task) -> None:
     """Several tied players could take a dropped Alliance: the loser chooses [FAQ Alliance]."""
     answer = task.answer
     if answer is None:
@@ -91,6 +92,7 @@ def set_influence(draft: Draft, hid: str, faction: str, new: int) -> None:
 
 
 def _move_alliance(draft: Draft, faction: str, to: str | None) -> None:
+    """The Alliance token of a Faction changes hands, with its VP [RB p.7]."""
     holder = draft.alliances.get(faction)
     if holder is not None:
         draft.gain_vp(holder, -1, "alliance", faction)
@@ -101,7 +103,7 @@ def _move_alliance(draft: Draft, faction: str, to: str | None) -> None:
     draft.emit("alliance", to, faction=faction, previous=holder)
 
 
-def _t_control_bonus(draft: Draft, task: Task) -> None:
+def _give_control_bonus(draft: Draft, task: Task) -> None:
     """The controller gets the bonus whenever anyone sends an Agent there [RB p.9, p.20]."""
     holder = draft.controller(task.ref)  # a dreadnought on the flag takes the bonus [IX p.6]
     bonus = draft.board()[task.ref].control_bonus
@@ -124,8 +126,8 @@ def _t_control_bonus(draft: Draft, task: Task) -> None:
 
 
 HANDLERS = {
-    "influence": _t_influence,
-    "choose_influence": _t_choose_influence,
-    "alliance": _t_alliance,
-    "control_bonus": _t_control_bonus,
+    "influence": _gain_influence,
+    "choose_influence": _choose_influence,
+    "alliance": _choose_alliance_taker,
+    "control_bonus": _give_control_bonus,
 }

@@ -52,7 +52,7 @@ def unseen(draft: Draft) -> list[str]:
     )
 
 
-def _t_tech_reveal(draft: Draft, task: Task) -> None:
+def _reveal_tech(draft: Draft, task: Task) -> None:
     """Turn the next tile of a stack face up; with physical tiles the table says which."""
     stack = draft.tech_stacks[int(task.ref)]
     if not stack:
@@ -66,7 +66,7 @@ def _t_tech_reveal(draft: Draft, task: Task) -> None:
     draft.emit("tech_up", None, tile=stack[0], stack=int(task.ref) + 1)
 
 
-def _t_tech_marked(draft: Draft, task: Task) -> None:
+def _show_marked_tile(draft: Draft, task: Task) -> None:
     """No face-up tile with the House Hagal mark: trash the top tile of the largest stack
     (ties: the topmost) and reveal the next, until one shows [IX p.9]. Solo only."""
     tops = face_up(draft)
@@ -94,7 +94,7 @@ def take_tile(draft: Draft, house_id: str, stack: int) -> None:
     draft.queue[0:0] = tasks
 
 
-def _t_acquire_tech(draft: Draft, task: Task) -> None:
+def _acquire_tech(draft: Draft, task: Task) -> None:
     """Acquire Tech with a discount of task.n spice [IX p.4]. A Rival buys the most expensive
     marked tile it can afford, helped by its Negotiators; with ref "negotiate" it places a
     Negotiator instead when it can't [IX p.9]. A player picks the tile they bought."""
@@ -109,7 +109,7 @@ def _t_acquire_tech(draft: Draft, task: Task) -> None:
             draft.emit("tech_paid", task.house, spice=pay, negotiators=used, discount=task.n)
             take_tile(draft, task.house, k)
         elif task.ref == "negotiate":
-            _negotiator(draft, task.house)
+            _place_negotiator(draft, task.house)
         else:
             draft.emit("tech_none", task.house)
         return
@@ -131,7 +131,7 @@ def player_takes(draft: Draft, house_id: str, stack: int) -> None:
     take_tile(draft, house_id, stack)
 
 
-def _t_negotiators_back(draft: Draft, task: Task) -> None:
+def _return_negotiators(draft: Draft, task: Task) -> None:
     """A player may return Negotiators to cut the price, 1 spice each [IX p.4]."""
     answer = task.answer
     house = draft.house(task.house)
@@ -145,7 +145,7 @@ def _t_negotiators_back(draft: Draft, task: Task) -> None:
         draft.emit("negotiators_back", task.house, count=int(answer))
 
 
-def _negotiator(draft: Draft, house_id: str) -> None:
+def _place_negotiator(draft: Draft, house_id: str) -> None:
     """Place a troop from supply on Ix as a Negotiator; none in supply, nothing [IX p.4]."""
     house = draft.house(house_id)
     if house.supply <= 0:
@@ -155,11 +155,12 @@ def _negotiator(draft: Draft, house_id: str) -> None:
     draft.emit("negotiator", house_id, count=house.negotiators + 1)
 
 
-def _t_negotiator(draft: Draft, task: Task) -> None:
-    _negotiator(draft, task.house)
+def _gain_negotiator(draft: Draft, task: Task) -> None:
+    """The Negotiator of a card or a space: place one [IX p.4]."""
+    _place_negotiator(draft, task.house)
 
 
-def _t_tech_negotiation(draft: Draft, task: Task) -> None:
+def _tech_negotiation(draft: Draft, task: Task) -> None:
     """The Tech Negotiation space: Acquire Tech at 1 spice off, or a Negotiator [IX p.4]."""
     answer = task.answer
     if answer is None:
@@ -168,10 +169,10 @@ def _t_tech_negotiation(draft: Draft, task: Task) -> None:
     if answer == "tech":
         draft.queue.insert(0, Task("acquire_tech", task.house, "", 1))
     elif answer == "negotiator":
-        _negotiator(draft, task.house)
+        _place_negotiator(draft, task.house)
 
 
-def _t_training_drones(draft: Draft, task: Task) -> None:
+def _flip_training_drones(draft: Draft, task: Task) -> None:
     """A Rival flips Training Drones at its first chance each round: 1 troop [IX p.9]."""
     house = draft.house(task.house)
     if not house.ready("training_drones"):
@@ -181,7 +182,7 @@ def _t_training_drones(draft: Draft, task: Task) -> None:
     draft.queue.insert(0, Task("recruit", task.house, "", 1))
 
 
-def _t_flagship(draft: Draft, task: Task) -> None:
+def _flip_flagship(draft: Draft, task: Task) -> None:
     """On a Combat space, with 4 Solari and 3 troops in supply, a Rival pays and flips the
     Flagship to recruit and deploy 3 troops [IX p.9]."""
     house = draft.house(task.house)
@@ -195,7 +196,7 @@ def _t_flagship(draft: Draft, task: Task) -> None:
 # -- the Shipping Track ----------------------------------------------------------------------
 
 
-def _t_freighter(draft: Draft, task: Task) -> None:
+def _use_freighter(draft: Draft, task: Task) -> None:
     """One Freighter icon: advance one step or recall [IX p.5]. A Rival advances to the
     second step, then recalls [IX p.8]; a player chooses, and may let the icon go."""
     house = draft.house(task.house)
@@ -244,7 +245,7 @@ def recall(draft: Draft, house_id: str) -> None:
     draft.queue[0:0] = tasks
 
 
-def _t_shipping_first(draft: Draft, task: Task) -> None:
+def _first_shipping_reward(draft: Draft, task: Task) -> None:
     """The first step: Dividends or 2 spice; a Rival always takes Dividends [IX pp.5, 8]."""
     house = draft.house(task.house)
     if not house.is_human:
@@ -272,7 +273,7 @@ def dividends(draft: Draft, house_id: str) -> None:
     draft.emit("dividends", house_id)
 
 
-def _t_ship_troops(draft: Draft, task: Task) -> None:
+def _ship_troops(draft: Draft, task: Task) -> None:
     """The second step's two troops. A Rival with Troop Transports deploys them all,
     unless Expert deployment is in use [IX p.9]."""
     house = draft.house(task.house)
@@ -290,7 +291,7 @@ def _t_ship_troops(draft: Draft, task: Task) -> None:
 # -- dreadnoughts ------------------------------------------------------------------------------
 
 
-def _t_commission(draft: Draft, task: Task) -> None:
+def _commission_dreadnought(draft: Draft, task: Task) -> None:
     """Commission a dreadnought into the garrison, if one is left in supply [IX p.6]."""
     house = draft.house(task.house)
     if house.dn_supply <= 0:
@@ -317,7 +318,7 @@ def free_flags(draft: Draft) -> list[str]:
     return [s.id for s in board if s.control_bonus is not None and s.id not in draft.posted]
 
 
-def _t_dreadnoughts(draft: Draft, task: Task) -> None:
+def _dreadnoughts_after_combat(draft: Draft, task: Task) -> None:
     """After combat: the winner with a dreadnought in the Conflict takes control of a space
     with it; every other dreadnought there goes back to its garrison [IX p.6]."""
     tasks: list[Task] = []
@@ -332,7 +333,7 @@ def _t_dreadnoughts(draft: Draft, task: Task) -> None:
     draft.queue[0:0] = tasks
 
 
-def _t_post(draft: Draft, task: Task) -> None:
+def _post_dreadnought(draft: Draft, task: Task) -> None:
     """The winner's dreadnought takes a free flag (or, with Detonation Devices, goes to
     supply for 1 VP); the rest return to the garrison [IX pp.6, 9]."""
     house = draft.house(task.house)
@@ -380,7 +381,7 @@ def end_posts(draft: Draft) -> None:
 # -- other rules -------------------------------------------------------------------------------
 
 
-def _t_offer(draft: Draft, task: Task) -> None:
+def _buy_offer(draft: Draft, task: Task) -> None:
     """A reward's purchase (Economic Supremacy): a Rival buys when it can pay; a player
     says whether they bought [IX conflicts; RB p.20 "if they have the resources"]."""
     assert draft.conflict is not None
@@ -430,19 +431,19 @@ def endgame(draft: Draft) -> None:
 
 
 HANDLERS = {
-    "tech_reveal": _t_tech_reveal,
-    "tech_marked": _t_tech_marked,
-    "acquire_tech": _t_acquire_tech,
-    "negotiators_back": _t_negotiators_back,
-    "negotiator": _t_negotiator,
-    "tech_negotiation": _t_tech_negotiation,
-    "training_drones": _t_training_drones,
-    "flagship": _t_flagship,
-    "freighter": _t_freighter,
-    "shipping_first": _t_shipping_first,
-    "ship_troops": _t_ship_troops,
-    "commission": _t_commission,
-    "dreadnoughts": _t_dreadnoughts,
-    "post": _t_post,
-    "offer": _t_offer,
+    "tech_reveal": _reveal_tech,
+    "tech_marked": _show_marked_tile,
+    "acquire_tech": _acquire_tech,
+    "negotiators_back": _return_negotiators,
+    "negotiator": _gain_negotiator,
+    "tech_negotiation": _tech_negotiation,
+    "training_drones": _flip_training_drones,
+    "flagship": _flip_flagship,
+    "freighter": _use_freighter,
+    "shipping_first": _first_shipping_reward,
+    "ship_troops": _ship_troops,
+    "commission": _commission_dreadnought,
+    "dreadnoughts": _dreadnoughts_after_combat,
+    "post": _post_dreadnought,
+    "offer": _buy_offer,
 }

@@ -12,7 +12,8 @@ from companion.rules.state import (
 )
 
 
-def _t_start_round(draft: Draft, task: Task) -> None:
+def _start_round(draft: Draft, task: Task) -> None:
+    """Phase 1: a new round; its Conflict card is revealed next."""
     draft.round += 1
     draft.phase = "round_start"
     if draft.ix:
@@ -26,7 +27,9 @@ def _t_start_round(draft: Draft, task: Task) -> None:
     draft.queue.insert(0, Task("reveal_conflict"))
 
 
-def _t_reveal_conflict(draft: Draft, task: Task) -> None:
+def _reveal_conflict(draft: Draft, task: Task) -> None:
+    """Reveal the round's Conflict card (the table says which with physical cards) and
+    start the Agent turns."""
     slot = draft.conflict_deck[0]
     card = slot.card
     if card is None:
@@ -70,9 +73,10 @@ def _t_reveal_conflict(draft: Draft, task: Task) -> None:
     _next_turn(draft, None)
 
 
-def _t_next_turn(draft: Draft, task: Task) -> None:
+def _end_turn(draft: Draft, task: Task) -> None:
     # Two players: House Hagal acts after each Agent turn of the First Player, while it
     # has an Agent left [RB p.19].
+    """After a turn, hand the turn on [RB p.8]."""
     if not draft.solo and task.house == draft.first and task.ref == "agent":
         hid = "hagal"
         if draft.house(hid).agents_left > 0 and not draft.house(hid).passed:
@@ -86,6 +90,7 @@ def _t_next_turn(draft: Draft, task: Task) -> None:
 
 
 def _can_act(house: House) -> bool:
+    """A player acts until their Reveal turn; a rival while it has an Agent left."""
     if house.is_human:
         return not house.revealed
     return house.agents_left > 0 and not house.passed
@@ -118,7 +123,7 @@ def _next_turn(draft: Draft, after: str | None) -> None:
     ]
 
 
-def _t_end_combat(draft: Draft, task: Task) -> None:
+def _end_combat(draft: Draft, task: Task) -> None:
     """Troops in the Conflict go back to supply; combat markers reset [RB p.12]."""
     for hid, house in list(draft.houses.items()):
         if house.troops or house.swords or house.strength:
@@ -129,7 +134,7 @@ def _t_end_combat(draft: Draft, task: Task) -> None:
     draft.queue.insert(0, Task("makers"))
 
 
-def _t_makers(draft: Draft, task: Task) -> None:
+def _makers_phase(draft: Draft, task: Task) -> None:
     """1 bonus spice on each Maker space with no Agent [RB p.12 Phase 4]."""
     grown = []
     for space in draft.board().values():
@@ -141,7 +146,7 @@ def _t_makers(draft: Draft, task: Task) -> None:
     draft.queue.insert(0, Task("recall"))
 
 
-def _t_recall(draft: Draft, task: Task) -> None:
+def _recall_phase(draft: Draft, task: Task) -> None:
     """End check, then Mentat back, recall, First Player passes [RB p.12 Phase 5]."""
     goal = draft.setup.vp_to_end
     leaders = [h for h in draft.houses.values() if h.kind != "hagal" and h.vp >= goal]
@@ -165,10 +170,10 @@ def _t_recall(draft: Draft, task: Task) -> None:
 
 
 HANDLERS = {
-    "start_round": _t_start_round,
-    "reveal_conflict": _t_reveal_conflict,
-    "next_turn": _t_next_turn,
-    "end_combat": _t_end_combat,
-    "makers": _t_makers,
-    "recall": _t_recall,
+    "start_round": _start_round,
+    "reveal_conflict": _reveal_conflict,
+    "next_turn": _end_turn,
+    "end_combat": _end_combat,
+    "makers": _makers_phase,
+    "recall": _recall_phase,
 }

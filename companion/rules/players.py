@@ -18,6 +18,7 @@ from companion.rules.state import (
 
 
 def _own_turn(draft: Draft, house: str) -> None:
+    """Raise IllegalAction unless it is this player's turn to act in Phase 2."""
     if house not in draft.houses or not draft.houses[house].is_human:
         raise IllegalAction("Only a player at the table can take this turn.")
     if draft.prompt is not None:
@@ -70,6 +71,7 @@ def space_problem(
 
 
 def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> None:
+    """A player sends an Agent to a space: the space's effects the app tracks [RB pp.8-9]."""
     _own_turn(draft, house_id)
     problem = space_problem(draft, house_id, space_id, infiltrate)
     if problem is not None:
@@ -120,6 +122,7 @@ def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = F
 
 
 def reveal(draft: Draft, house_id: str) -> None:
+    """A player's Reveal turn: they play no more Agents this round."""
     _own_turn(draft, house_id)
     draft.put(house_id, revealed=True)
     draft.emit("reveal", house_id)
@@ -133,6 +136,7 @@ def reveal(draft: Draft, house_id: str) -> None:
 
 
 def voice(draft: Draft, house_id: str, space_id: str) -> None:
+    """The Voice marks a space for opponents until its owner's next turn [RB p.13]."""
     _own_turn(draft, house_id)
     if space_id not in draft.board():
         raise IllegalAction("This space is not on the board in this game.")
@@ -200,6 +204,7 @@ def ix_icon(draft: Draft, action: Freighter | Dreadnought | Tech) -> None:
 
 
 def answer(draft: Draft, option: str) -> None:
+    """The table answers the question on screen: the asking task resumes with the answer."""
     p = draft.prompt
     if p is None:
         raise IllegalAction("There is no question to answer now.")
