@@ -7,7 +7,9 @@ The scripted human places Agents on random legal spaces, sometimes gains Influen
 its cards (and, with Rise of Ix, uses a card's Freighter, dreadnought or Tech icon),
 enters a random plausible strength and answers prompts at random. Every state
 of every game is checked against the invariants below; a finished game's log is replayed
-and must rebuild the same state. Exit status 1 if any invariant is broken.
+and must rebuild the same state. Exit status 1 if any invariant is broken. Speed is
+reported in wall-clock time and in CPU time (`time.process_time`), which the load of a
+shared machine distorts less.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from companion.rules.state import (
     UNKNOWN_TILE,
     Difficulty,
     GameState,
+    House,
     Options,
     SeatSetup,
     Setup,
@@ -179,114 +182,154 @@ def play(catalog: Catalog, setup: Setup, check: bool = True) -> Played:
     return game
 
 
-def invariants(s: GameState) -> list[str]:
+def invariants(state: GameState) -> list[str]:
     """Every broken invariant of one state, as readable lines."""
+    where = f"seed {state.setup.seed} step {state.step}"
     bad: list[str] = []
-    where = f"seed {s.setup.seed} step {s.step}"
-    placed = 0
-    for h in s.houses:
-        ledger = sum(e.delta for e in s.ledger if e.house == h.id)
-        if h.vp != ledger:
-            bad.append(f"{where}: {h.id} VP {h.vp} != ledger {ledger}")
-        counts = (
-            h.solari,
-            h.spice,
-            h.water,
-            h.intrigue,
-            h.garrison,
-            h.troops,
-            h.swords,
-            h.vp,
-            h.placed,
-        )
-        if min(counts) < 0:
-            bad.append(f"{where}: {h.id} has a negative count {counts}")
-        if h.garrison + h.troops + h.negotiators > TROOPS_PER_HOUSE:
-            bad.append(f"{where}: {h.id} has more than {TROOPS_PER_HOUSE} troops")
-        dn = (h.dn_garrison, h.dn_conflict, h.dn_posted, h.negotiators, h.freighter)
-        if min(dn) < 0 or h.dn_supply < 0 or h.dn_supply > DREADNOUGHTS:
-            bad.append(f"{where}: {h.id} dreadnoughts not conserved {dn}")
-        if h.dn_posted != sum(1 for p in s.posted.values() if p.house == h.id):
-            bad.append(f"{where}: {h.id} has {h.dn_posted} dreadnoughts on flags")
-        if not 0 <= h.freighter <= TRACK_TOP:
-            bad.append(f"{where}: {h.id} Freighter off the track at {h.freighter}")
-        if h.kind != "rival" and (h.tech or h.negotiators) and not h.is_human:
-            bad.append(f"{where}: House Hagal holds Tech tiles or Negotiators")
-        if h.kind == "rival" and any(not s.catalog.tech[t].hagal_ok for t in h.tech):
-            bad.append(f"{where}: {h.id} owns a Tech tile without the House Hagal mark")
-        if any(not 0 <= v <= MAX_INFLUENCE for v in h.influence):
-            bad.append(f"{where}: {h.id} influence out of range {h.influence}")
-        if h.agents_left < 0:
-            bad.append(f"{where}: {h.id} placed more Agents than it has")
-        if h.agents > 3:
-            bad.append(f"{where}: {h.id} has {h.agents} Agents")
-        if h.kind == "hagal" and (h.vp or h.solari or h.spice or h.water or h.intrigue):
-            bad.append(f"{where}: House Hagal holds VP or resources")
-        if h.kind == "human" and (
-            h.solari or h.spice or h.water or h.intrigue or h.garrison or h.troops
-        ):
-            bad.append(f"{where}: {h.id} has tracked resources")
-        if h.kind == "rival" and s.phase != "ended":
-            exchanges = [("intrigue", 3), ("water", 3), ("solari", 7)]
-            if not s.ix or s.conflict_level == 3:  # Ix: spice waits for Conflict III
-                exchanges.append(("spice", 7))
-            for res, price in exchanges:
-                if getattr(h, res) >= price and s.prompt is None and not s.queue:
-                    bad.append(f"{where}: {h.id} kept {getattr(h, res)} {res} unconverted")
+    for h in state.houses:
+        bad += _house_invariants(state, h, where)
+        if h.kind == "rival" and state.phase != "ended":
+            bad += _exchange_invariants(state, h, where)
         if h.kind != "hagal":
-            scored = {e.note for e in s.ledger if e.house == h.id and e.source == "influence"}
-            inf_vp = sum(e.delta for e in s.ledger if e.house == h.id and e.source == "influence")
-            at_two = sum(1 for v in h.influence if v >= 2)
-            if inf_vp != at_two:
-                bad.append(
-                    f"{where}: {h.id} influence VP {inf_vp} != tracks at 2+ {at_two} {scored}"
-                )
-            ally_vp = sum(e.delta for e in s.ledger if e.house == h.id and e.source == "alliance")
-            held = sum(1 for holder in s.alliances.values() if holder == h.id)
-            if ally_vp != held:
-                bad.append(f"{where}: {h.id} alliance VP {ally_vp} != alliances held {held}")
-        placed += h.placed
-    agents = len(s.occupants) + len(s.infiltrators)
+            bad += _scoring_invariants(state, h, where)
+    placed = sum(h.placed for h in state.houses)
+    agents = len(state.occupants) + len(state.infiltrators)
     if placed != agents:
         bad.append(f"{where}: {placed} Agents placed but {agents} on the board")
-    if s.ix:
-        tiles = [t for stack in s.tech_stacks for t in stack] + list(s.tech_trash)
-        tiles += [t for h in s.houses for t in h.tech]
-        expected = sorted(t.id for t in s.catalog.tech.values() if t.set in s.setup.sets)
-        known = sorted(t for t in tiles if t != UNKNOWN_TILE)
-        complete = s.setup.options.physical_tech or known == expected
-        if len(tiles) != len(expected) or len(set(known)) != len(known) or not complete:
-            bad.append(f"{where}: Tech tiles not conserved")
-        if s.prompt is None and not s.queue and s.setup.mode == "solo":
-            tops = [stack[0] for stack in s.tech_stacks if stack]
-            if tops and not any(s.catalog.tech[t].hagal_ok for t in tops):
-                bad.append(f"{where}: no face-up Tech tile with the House Hagal mark")
-        for space in s.posted:
-            if s.catalog.spaces[space].control_bonus is None:
-                bad.append(f"{where}: a dreadnought controls {space}")
-    if sum(1 for h in s.houses if h.mentat) > 1:
+    if state.ix:
+        bad += _ix_invariants(state, where)
+    return bad + _table_invariants(state, where)
+
+
+def _house_invariants(state: GameState, house: House, where: str) -> list[str]:
+    """One house's counts: VP as in the ledger, nothing negative, units conserved."""
+    bad: list[str] = []
+    ledger = sum(e.delta for e in state.ledger if e.house == house.id)
+    if house.vp != ledger:
+        bad.append(f"{where}: {house.id} VP {house.vp} != ledger {ledger}")
+    counts = (
+        house.solari,
+        house.spice,
+        house.water,
+        house.intrigue,
+        house.garrison,
+        house.troops,
+        house.swords,
+        house.vp,
+        house.placed,
+    )
+    if min(counts) < 0:
+        bad.append(f"{where}: {house.id} has a negative count {counts}")
+    if house.garrison + house.troops + house.negotiators > TROOPS_PER_HOUSE:
+        bad.append(f"{where}: {house.id} has more than {TROOPS_PER_HOUSE} troops")
+    dn = (house.dn_garrison, house.dn_conflict, house.dn_posted, house.negotiators, house.freighter)
+    if min(dn) < 0 or house.dn_supply < 0 or house.dn_supply > DREADNOUGHTS:
+        bad.append(f"{where}: {house.id} dreadnoughts not conserved {dn}")
+    if house.dn_posted != sum(1 for p in state.posted.values() if p.house == house.id):
+        bad.append(f"{where}: {house.id} has {house.dn_posted} dreadnoughts on flags")
+    if not 0 <= house.freighter <= TRACK_TOP:
+        bad.append(f"{where}: {house.id} Freighter off the track at {house.freighter}")
+    if house.kind != "rival" and (house.tech or house.negotiators) and not house.is_human:
+        bad.append(f"{where}: House Hagal holds Tech tiles or Negotiators")
+    if house.kind == "rival" and any(not state.catalog.tech[t].hagal_ok for t in house.tech):
+        bad.append(f"{where}: {house.id} owns a Tech tile without the House Hagal mark")
+    if any(not 0 <= v <= MAX_INFLUENCE for v in house.influence):
+        bad.append(f"{where}: {house.id} influence out of range {house.influence}")
+    if house.agents_left < 0:
+        bad.append(f"{where}: {house.id} placed more Agents than it has")
+    if house.agents > 3:
+        bad.append(f"{where}: {house.id} has {house.agents} Agents")
+    if house.kind == "hagal" and (
+        house.vp or house.solari or house.spice or house.water or house.intrigue
+    ):
+        bad.append(f"{where}: House Hagal holds VP or resources")
+    if house.kind == "human" and (
+        house.solari
+        or house.spice
+        or house.water
+        or house.intrigue
+        or house.garrison
+        or house.troops
+    ):
+        bad.append(f"{where}: {house.id} has tracked resources")
+    return bad
+
+
+def _exchange_invariants(state: GameState, house: House, where: str) -> list[str]:
+    """A solo Rival at rest never sits on resources it could exchange for VP."""
+    if state.prompt is not None or state.queue:
+        return []
+    exchanges = [("intrigue", 3), ("water", 3), ("solari", 7)]
+    if not state.ix or state.conflict_level == 3:  # Ix: spice waits for Conflict III
+        exchanges.append(("spice", 7))
+    return [
+        f"{where}: {house.id} kept {getattr(house, res)} {res} unconverted"
+        for res, price in exchanges
+        if getattr(house, res) >= price
+    ]
+
+
+def _scoring_invariants(state: GameState, house: House, where: str) -> list[str]:
+    """Influence and Alliance VP in the ledger match the tracks and the tokens held."""
+    bad: list[str] = []
+    scored = {e.note for e in state.ledger if e.house == house.id and e.source == "influence"}
+    inf_vp = sum(e.delta for e in state.ledger if e.house == house.id and e.source == "influence")
+    at_two = sum(1 for v in house.influence if v >= 2)
+    if inf_vp != at_two:
+        bad.append(f"{where}: {house.id} influence VP {inf_vp} != tracks at 2+ {at_two} {scored}")
+    ally_vp = sum(e.delta for e in state.ledger if e.house == house.id and e.source == "alliance")
+    held = sum(1 for holder in state.alliances.values() if holder == house.id)
+    if ally_vp != held:
+        bad.append(f"{where}: {house.id} alliance VP {ally_vp} != alliances held {held}")
+    return bad
+
+
+def _ix_invariants(state: GameState, where: str) -> list[str]:
+    """Tech tiles conserved, a marked tile face up in solo, dreadnoughts on flags only."""
+    bad: list[str] = []
+    tiles = [t for stack in state.tech_stacks for t in stack] + list(state.tech_trash)
+    tiles += [t for h in state.houses for t in h.tech]
+    expected = sorted(t.id for t in state.catalog.tech.values() if t.set in state.setup.sets)
+    known = sorted(t for t in tiles if t != UNKNOWN_TILE)
+    complete = state.setup.options.physical_tech or known == expected
+    if len(tiles) != len(expected) or len(set(known)) != len(known) or not complete:
+        bad.append(f"{where}: Tech tiles not conserved")
+    if state.prompt is None and not state.queue and state.setup.mode == "solo":
+        tops = [stack[0] for stack in state.tech_stacks if stack]
+        if tops and not any(state.catalog.tech[t].hagal_ok for t in tops):
+            bad.append(f"{where}: no face-up Tech tile with the House Hagal mark")
+    for space in state.posted:
+        if state.catalog.spaces[space].control_bonus is None:
+            bad.append(f"{where}: a dreadnought controls {space}")
+    return bad
+
+
+def _table_invariants(state: GameState, where: str) -> list[str]:
+    """The Mentat, Alliances, House Hagal and Conflict cards, bonus spice and Control."""
+    bad: list[str] = []
+    if sum(1 for h in state.houses if h.mentat) > 1:
         bad.append(f"{where}: more than one house holds the Mentat")
-    if s.prompt is None and not s.queue:
-        for faction, holder in s.alliances.items():
-            mine = s.house(holder).inf(faction)
+    if state.prompt is None and not state.queue:
+        for faction, holder in state.alliances.items():
+            mine = state.house(holder).inf(faction)
             # A holder dropping 2+ past a house it was not tied with keeps the token
             # (FAQ Alliance, read literally), so only "at 4 or more" always holds.
             if mine < 4:
                 bad.append(f"{where}: {holder} holds the {faction} Alliance with {mine} Influence")
         for faction in FACTIONS:
-            if faction not in s.alliances and any(h.inf(faction) >= 4 for h in s.houses):
+            if faction not in state.alliances and any(h.inf(faction) >= 4 for h in state.houses):
                 bad.append(f"{where}: nobody holds the {faction} Alliance though a house has 4+")
-    composition = Counter(hagal_cards(s.setup, s.catalog))
-    if Counter(s.hagal_deck) + Counter(s.hagal_discard) != composition:
+    composition = Counter(hagal_cards(state.setup, state.catalog))
+    if Counter(state.hagal_deck) + Counter(state.hagal_discard) != composition:
         bad.append(f"{where}: House Hagal cards not conserved")
-    if len(s.conflict_deck) + len(s.conflicts_done) != 10 or len(set(s.conflicts_done)) != len(
-        s.conflicts_done
-    ):
+    if len(state.conflict_deck) + len(state.conflicts_done) != 10 or len(
+        set(state.conflicts_done)
+    ) != len(state.conflicts_done):
         bad.append(f"{where}: Conflict cards not conserved")
-    if any(v < 0 for v in s.bonus_spice.values()):
+    if any(v < 0 for v in state.bonus_spice.values()):
         bad.append(f"{where}: negative bonus spice")
-    for space, holder in s.control.items():
-        if s.house(holder).kind == "hagal":
+    for space, holder in state.control.items():
+        if state.house(holder).kind == "hagal":
             bad.append(f"{where}: House Hagal controls {space}")
     return bad
 
@@ -327,26 +370,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
 
     started = time.perf_counter()
-    for setup in setups:  # timed run: the engine and the scripted human only
-        play(catalog, setup, check=False)
-    play_seconds = time.perf_counter() - started
-
+    play_wall, play_cpu = _timed_play(catalog, setups)
     games = [play(catalog, setup, check=True) for setup in setups]
     violations = [v for g in games for v in g.violations]
-    replay_ms: list[float] = []
-    for g in games:
-        t0 = time.perf_counter()
-        rebuilt = replay(g.initial, g.actions)
-        replay_ms.append((time.perf_counter() - t0) * 1000)
-        if rebuilt != g.final:
-            violations.append(f"seed {g.initial.setup.seed}: replay differs from play")
-
-    finals = [g.final for g in games if g.final is not None]
-    winners: Counter[str] = Counter()
-    for s in finals:
-        best = [st.house for st in final_ranking(s) if st.rank == 1]
-        winners[best[0] if len(best) == 1 else "tie"] += 1
-    rival_vps = [h.vp for s in finals for h in s.houses if h.kind == "rival"]
+    replay_wall, replay_cpu = _timed_replays(games, violations)
     report = {
         "games": len(games),
         "mode": args.mode,
@@ -355,15 +382,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "difficulty": difficulty,
         "seed": args.seed,
         "seconds": round(time.perf_counter() - started, 3),
-        "play_seconds": round(play_seconds, 3),
-        "games_per_second": round(len(games) / play_seconds, 1),
-        "rounds_mean": round(statistics.fmean(s.round for s in finals), 2),
-        "end_reasons": dict(Counter(s.end_reason or "none" for s in finals)),
-        "winners": dict(winners),
-        "rival_vp_mean": round(statistics.fmean(rival_vps), 2) if rival_vps else None,
-        "human_vp_mean": round(statistics.fmean(h.vp for s in finals for h in s.humans), 2),
-        "actions_mean": round(statistics.fmean(len(g.actions) for g in games), 1),
-        "replay_ms_median": round(statistics.median(replay_ms), 3),
+        "play_seconds": round(play_wall, 3),
+        "games_per_second": round(len(games) / play_wall, 1),
+        "games_per_cpu_second": round(len(games) / play_cpu, 1),
+        **_outcomes(games),
+        "replay_ms_median": round(statistics.median(replay_wall), 3),
+        "replay_cpu_ms_median": round(statistics.median(replay_cpu), 3),
         "invariant_violations": len(violations),
     }
     if args.json:
@@ -374,6 +398,50 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in violations[:20]:
             print("VIOLATION", line)
     return 1 if violations else 0
+
+
+def _timed_play(catalog: Catalog, setups: Sequence[Setup]) -> tuple[float, float]:
+    """Seconds of wall-clock and of CPU time to play these games unchecked: the engine and
+    the scripted human only."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    for setup in setups:
+        play(catalog, setup, check=False)
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _timed_replays(
+    games: Sequence[Played], violations: list[str]
+) -> tuple[list[float], list[float]]:
+    """Replay each game's log: milliseconds of wall-clock and of CPU time per replay. A
+    replay that doesn't rebuild the played game's final state adds a violation."""
+    wall_ms: list[float] = []
+    cpu_ms: list[float] = []
+    for g in games:
+        wall, cpu = time.perf_counter(), time.process_time()
+        rebuilt = replay(g.initial, g.actions)
+        wall_ms.append((time.perf_counter() - wall) * 1000)
+        cpu_ms.append((time.process_time() - cpu) * 1000)
+        if rebuilt != g.final:
+            violations.append(f"seed {g.initial.setup.seed}: replay differs from play")
+    return wall_ms, cpu_ms
+
+
+def _outcomes(games: Sequence[Played]) -> dict[str, object]:
+    """How the games ended: rounds, end reasons, winners, VP and actions on average."""
+    finals = [g.final for g in games if g.final is not None]
+    winners: Counter[str] = Counter()
+    for s in finals:
+        best = [st.house for st in final_ranking(s) if st.rank == 1]
+        winners[best[0] if len(best) == 1 else "tie"] += 1
+    rival_vps = [h.vp for s in finals for h in s.houses if h.kind == "rival"]
+    return {
+        "rounds_mean": round(statistics.fmean(s.round for s in finals), 2),
+        "end_reasons": dict(Counter(s.end_reason or "none" for s in finals)),
+        "winners": dict(winners),
+        "rival_vp_mean": round(statistics.fmean(rival_vps), 2) if rival_vps else None,
+        "human_vp_mean": round(statistics.fmean(h.vp for s in finals for h in s.humans), 2),
+        "actions_mean": round(statistics.fmean(len(g.actions) for g in games), 1),
+    }
 
 
 if __name__ == "__main__":

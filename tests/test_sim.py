@@ -19,11 +19,13 @@ REPORT_KEYS = {
     "difficulty",
     "seconds",
     "games_per_second",
+    "games_per_cpu_second",
     "rounds_mean",
     "end_reasons",
     "winners",
     "rival_vp_mean",
     "replay_ms_median",
+    "replay_cpu_ms_median",
     "invariant_violations",
 }
 

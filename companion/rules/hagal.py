@@ -1,4 +1,7 @@
-"""House Hagal: how rivals choose and resolve their cards. All rival behaviour lives here.
+"""House Hagal: every rival behaviour. How a Rival chooses and resolves its cards (its
+Agent turn, deployment with the Expert rule, Signets, swords in Combat, its Influence
+choice) and spends its resources for VP; the Rise of Ix choices it makes (Freighter, Tech
+tile, dreadnought flag) for the mechanics in `ix`.
 
 Sources: [RB p.19-20] base rulebook, [FAQ] Errata & FAQ 2022-02-14, [HAGAL §N] the team's
 rulings in shared/rules/HAGAL.md.
@@ -7,13 +10,10 @@ rulings in shared/rules/HAGAL.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from companion.rules.catalog import FACTIONS, Faction, HagalCardDef, SpaceDef
-from companion.rules.state import MAX_INFLUENCE, UNKNOWN_TILE, House, Task
-
-if TYPE_CHECKING:
-    from companion.rules.engine import Draft
+from companion.rules.catalog import FACTIONS, Catalog, Faction, HagalCardDef, SpaceDef
+from companion.rules.draft import Draft
+from companion.rules.state import MAX_INFLUENCE, MAX_STRENGTH, UNKNOWN_TILE, House, Setup, Task
 
 # The exchange table [RB p.20, HAGAL §1], in the order the Spice Flow mod checks it.
 EXCHANGES = (("intrigue", 3), ("spice", 7), ("water", 3), ("solari", 7))
@@ -31,35 +31,37 @@ SIGNETS = (
 # Where a Rival's dreadnought prefers to take control, after covering an opponent's marker:
 # Imperial Basin, then counter-clockwise [IX p.8].
 FLAG_ORDER = ("imperial_basin", "arrakeen", "carthag")
+EXPERT_DEPLOYMENT = ("mentat", "kwisatz")  # "Expert" = Mentat; Kwisatz Haderach is Expert+
+EXPERT_LEAD = 4  # [FAQ] Solo Play: leading by 4 strength or more (HAGAL §9 verdict)
 
 
-def reshuffle(w: Draft) -> None:
+def reshuffle(draft: Draft) -> None:
     """Shuffle every House Hagal card into a new deck [RB p.19]."""
-    w.hagal_deck.extend(w.hagal_discard)
-    w.hagal_discard.clear()
-    if w.setup.options.physical_hagal:
-        w.hagal_deck.sort()
+    draft.hagal_deck.extend(draft.hagal_discard)
+    draft.hagal_discard.clear()
+    if draft.setup.options.physical_hagal:
+        draft.hagal_deck.sort()
     else:
-        w.random().shuffle(w.hagal_deck)
-    w.emit("hagal_reshuffle", None, cards=len(w.hagal_deck))
+        draft.random().shuffle(draft.hagal_deck)
+    draft.emit("hagal_reshuffle", None, cards=len(draft.hagal_deck))
 
 
-def blocked(w: Draft, house_id: str, space_id: str) -> bool:
+def blocked(draft: Draft, house_id: str, space_id: str) -> bool:
     """A space with an Agent, or marked by an opponent's Voice, stops a rival [HAGAL §2]."""
-    if space_id in w.occupants:
+    if space_id in draft.occupants:
         return True
-    owner = w.voice.get(space_id)
+    owner = draft.voice.get(space_id)
     return owner is not None and owner != house_id
 
 
-def harvest_target(w: Draft, house_id: str) -> str | None:
+def harvest_target(draft: Draft, house_id: str) -> str | None:
     """Harvest Spice target: among free Maker spaces the most bonus spice, ties to the most
     total spice; none with bonus spice means the card fails [HAGAL §2.6, medium confidence]."""
     best: tuple[int, int, str] | None = None
-    for space in w.board().values():
-        if not space.maker or blocked(w, house_id, space.id):
+    for space in draft.board().values():
+        if not space.maker or blocked(draft, house_id, space.id):
             continue
-        bonus = w.bonus_spice.get(space.id, 0)
+        bonus = draft.bonus_spice.get(space.id, 0)
         if bonus <= 0:
             continue
         key = (bonus, space.base_spice, space.id)
@@ -69,59 +71,59 @@ def harvest_target(w: Draft, house_id: str) -> str | None:
 
 
 def card_side(
-    w: Draft, house_id: str, card: HagalCardDef
+    draft: Draft, house_id: str, card: HagalCardDef
 ) -> tuple[str | None, Faction | None, int]:
     """Space, Influence and Freighter icons of the card for this Rival: a dual card's
     second half applies from 2 Spacing Guild Influence on [IX p.8; FAQ Rivals]."""
-    if card.space_if_guild_2 is not None and w.h(house_id).inf("spacing_guild") >= 2:
+    if card.space_if_guild_2 is not None and draft.house(house_id).inf("spacing_guild") >= 2:
         return card.space_if_guild_2, card.influence_if_guild_2, card.freighter_if_guild_2
     return card.space, card.influence, card.freighter
 
 
-def target(w: Draft, house_id: str, card: HagalCardDef) -> tuple[str | None, str]:
+def target(draft: Draft, house_id: str, card: HagalCardDef) -> tuple[str | None, str]:
     """The space a revealed card sends the rival to, or None and the reason to skip it.
 
     A found space comes with "" or "invasion_ships" (the Rival flips the tile to go
     where an enemy Agent is [IX p.9]).
     """
     if card.harvest:
-        space = harvest_target(w, house_id)
+        space = harvest_target(draft, house_id)
         return (space, "") if space else (None, "no_bonus_spice")
-    if card.dreadnought and w.h(house_id).dn_supply <= 0:
+    if card.dreadnought and draft.house(house_id).dn_supply <= 0:
         return None, "two_dreadnoughts"  # skip it, reveal another [IX p.8]
-    space_id, _, _ = card_side(w, house_id, card)
-    if space_id is None or space_id not in w.board():
+    space_id, _, _ = card_side(draft, house_id, card)
+    if space_id is None or space_id not in draft.board():
         return None, "not_on_board"
-    for faction, need in w.board()[space_id].requires_influence.items():
-        if w.h(house_id).inf(faction) < need:
+    for faction, need in draft.board()[space_id].requires_influence.items():
+        if draft.house(house_id).inf(faction) < need:
             # Interstellar Shipping needs 2 Guild Influence, Rivals too [IX p.8]; a dual
             # card never falls back to its other half [FAQ Rivals].
             return None, "needs_influence"
-    if blocked(w, house_id, space_id):
-        if can_infiltrate(w, house_id, space_id):
+    if blocked(draft, house_id, space_id):
+        if can_infiltrate(draft, house_id, space_id):
             return space_id, "invasion_ships"
         return None, "occupied"
     return space_id, ""
 
 
-def can_infiltrate(w: Draft, house_id: str, space_id: str) -> bool:
+def can_infiltrate(draft: Draft, house_id: str, space_id: str) -> bool:
     """A solo Rival with Invasion Ships face up ignores enemy Agents (not The Voice, not
     its own Agent) [IX p.7, p.9]."""
-    if not (w.solo and w.h(house_id).ready("invasion_ships")):
+    if not (draft.solo and draft.house(house_id).ready("invasion_ships")):
         return False
-    voice = w.voice.get(space_id)
+    voice = draft.voice.get(space_id)
     if voice is not None and voice != house_id:
         return False
-    here = [w.occupants.get(space_id)] + [h for s, h in w.infiltrators if s == space_id]
+    here = [draft.occupants.get(space_id)] + [h for s, h in draft.infiltrators if s == space_id]
     return here[0] is not None and house_id not in here
 
 
-def card_tasks(w: Draft, house_id: str, card: HagalCardDef, space: SpaceDef) -> list[Task]:
+def card_tasks(draft: Draft, house_id: str, card: HagalCardDef, space: SpaceDef) -> list[Task]:
     """The effects of a placed card, in order [RB p.19]: the rival ignores the space's own
     costs and effects and gets the card's effects only."""
-    _, influence, freighter = card_side(w, house_id, card)
+    _, influence, freighter = card_side(draft, house_id, card)
     tasks: list[Task] = []
-    if w.solo and w.h(house_id).ready("training_drones"):
+    if draft.solo and draft.house(house_id).ready("training_drones"):
         tasks.append(Task("training_drones", house_id))  # first chance each round [IX p.9]
     if influence is not None:
         tasks.append(Task("influence", house_id, influence, 1))
@@ -129,16 +131,16 @@ def card_tasks(w: Draft, house_id: str, card: HagalCardDef, space: SpaceDef) -> 
         tasks.append(Task("recruit", house_id, "", card.troops))
     if card.dreadnought:
         tasks.append(Task("commission", house_id))
-    if card.acquire_tech and w.solo:  # House Hagal ignores Tech tiles [IX p.9]
+    if card.acquire_tech and draft.solo:  # House Hagal ignores Tech tiles [IX p.9]
         fallback = "negotiate" if card.negotiator else ""
         tasks.append(Task("acquire_tech", house_id, fallback, card.tech_discount))
     tasks.extend(Task("freighter", house_id) for _ in range(freighter))
-    if card.signet and w.solo:  # Signet icons do nothing in two-player [HAGAL §4]
+    if card.signet and draft.solo:  # Signet icons do nothing in two-player [HAGAL §4]
         tasks.append(Task("signet", house_id))
     if card.harvest:
         tasks.append(Task("harvest", house_id, space.id))
     if space.combat:
-        if w.solo:
+        if draft.solo:
             tasks.append(Task("flagship", house_id))
         # Any Agent on a Combat space deploys this turn's recruits and up to 2 garrison
         # units, even if the card recruited none [RB p.19; FAQ troops; IX p.8].
@@ -153,16 +155,16 @@ def freighter_move(house: House) -> str:
     return "advance" if house.freighter < 2 else "recall"
 
 
-def tech_choice(w: Draft, house_id: str, discount: int) -> tuple[int, int, int] | None:
+def tech_choice(draft: Draft, house_id: str, discount: int) -> tuple[int, int, int] | None:
     """The marked face-up tile a Rival buys: the most expensive it can afford with the
     discount and its Negotiators, ties to the topmost stack [IX p.9]. Returns the stack,
     the Negotiators it returns (only as many as lower the price) and the spice it pays."""
-    house = w.h(house_id)
+    house = draft.house(house_id)
     best: tuple[tuple[int, int], tuple[int, int, int]] | None = None
-    for k, stack in enumerate(w.tech_stacks):
+    for k, stack in enumerate(draft.tech_stacks):
         if not stack or stack[0] == UNKNOWN_TILE:
             continue
-        tech = w.cat.tech[stack[0]]
+        tech = draft.catalog.tech[stack[0]]
         if not tech.hagal_ok:
             continue
         need = max(0, tech.cost - discount)
@@ -176,17 +178,27 @@ def tech_choice(w: Draft, house_id: str, discount: int) -> tuple[int, int, int] 
     return best[1] if best else None
 
 
-def post_choice(w: Draft, house_id: str, flags: Sequence[str]) -> str | None:
+def post_choice(draft: Draft, house_id: str, flags: Sequence[str]) -> str | None:
     """Where a Rival's dreadnought takes control: cover an opponent's Control marker if it
     can, avoid its own, then Imperial Basin, Arrakeen, Carthag [IX p.8]."""
 
     def key(space: str) -> tuple[int, int]:
-        marker = w.control.get(space)
+        marker = draft.control.get(space)
         cover = 0 if marker not in (None, house_id) else 1 if marker is None else 2
         order = FLAG_ORDER.index(space) if space in FLAG_ORDER else len(FLAG_ORDER)
         return cover, order
 
     return min(flags, key=key) if flags else None
+
+
+def influence_choice(draft: Draft, task: Task, options: Sequence[str]) -> str | None:
+    """A Rival picks the Faction where it has the least; the table breaks ties [RB p.20]
+    (then None: the question is asked)."""
+    least = least_influence(draft.house(task.house), options)
+    if len(least) > 1:
+        draft.ask("rival_influence", task.house, task, least)
+        return None
+    return least[0]
 
 
 def least_influence(house: House, options: Sequence[str]) -> list[str]:
@@ -196,78 +208,286 @@ def least_influence(house: House, options: Sequence[str]) -> list[str]:
     return [f for f in options if values[f] == low]
 
 
-def signet(w: Draft, house_id: str) -> None:
+def signet(draft: Draft, house_id: str) -> None:
     """A solo Rival uses its leader's Signet ability if it has the resources [RB p.20, HAGAL §7]."""
-    house = w.h(house_id)
-    kind = w.cat.leaders[house.leader].rival_signet
+    house = draft.house(house_id)
+    kind = draft.catalog.leaders[house.leader].rival_signet
     if kind == "gain_solari":
-        w.put(house_id, solari=house.solari + 1)
+        draft.put(house_id, solari=house.solari + 1)
     elif kind == "gain_spice":
-        w.put(house_id, spice=house.spice + 1)
+        draft.put(house_id, spice=house.spice + 1)
     elif kind == "gain_water":
-        w.put(house_id, water=house.water + 1)
+        draft.put(house_id, water=house.water + 1)
     elif kind == "baron_scheme":
         if house.solari < 1:
-            w.emit("signet", house_id, leader=house.leader, done=False)
+            draft.emit("signet", house_id, leader=house.leader, done=False)
             return
-        w.put(house_id, solari=house.solari - 1, intrigue=house.intrigue + 1)
+        draft.put(house_id, solari=house.solari - 1, intrigue=house.intrigue + 1)
     elif kind == "rabban_brutality":
-        troops = 2 if any(holder == house_id for holder in w.alliances.values()) else 1
-        w.queue.insert(0, Task("recruit", house_id, "", troops))
+        troops = 2 if any(holder == house_id for holder in draft.alliances.values()) else 1
+        draft.queue.insert(0, Task("recruit", house_id, "", troops))
     elif kind == "leto_diplomacy":
         # Pay 1 spice: +1 Influence where an opponent has more, choosing the least.
-        others = [h for h in w.houses.values() if h.id != house_id]
+        others = [h for h in draft.houses.values() if h.id != house_id]
         eligible = tuple(
             f
             for f in FACTIONS
             if house.inf(f) < MAX_INFLUENCE and any(o.inf(f) > house.inf(f) for o in others)
         )
         if house.spice < 1 or not eligible:
-            w.emit("signet", house_id, leader=house.leader, done=False)
+            draft.emit("signet", house_id, leader=house.leader, done=False)
             return
-        w.put(house_id, spice=house.spice - 1)
-        w.queue.insert(0, Task("choose_influence", house_id, "1", 1, eligible))
+        draft.put(house_id, spice=house.spice - 1)
+        draft.queue.insert(0, Task("choose_influence", house_id, "1", 1, eligible))
     elif kind == "rhombur_tech":
         # Acquire Tech if he can, else the Tech Negotiation icon [IX p.8].
-        w.queue.insert(0, Task("acquire_tech", house_id, "negotiate", 0))
+        draft.queue.insert(0, Task("acquire_tech", house_id, "negotiate", 0))
     elif kind == "hundro_freighter":
         # Always spends 1 spice, if he has it, for the Freighter icon [IX p.8].
         if house.spice < 1:
-            w.emit("signet", house_id, leader=house.leader, done=False)
+            draft.emit("signet", house_id, leader=house.leader, done=False)
             return
-        w.put(house_id, spice=house.spice - 1)
-        w.queue.insert(0, Task("freighter", house_id))
-    w.emit("signet", house_id, leader=house.leader, done=True)
+        draft.put(house_id, spice=house.spice - 1)
+        draft.queue.insert(0, Task("freighter", house_id))
+    draft.emit("signet", house_id, leader=house.leader, done=True)
 
 
-def convert(w: Draft, house_id: str) -> None:
+def convert(draft: Draft, house_id: str) -> None:
     """Spend resources for VP whenever a solo Rival can [RB p.20 Spending Resources]."""
-    house = w.h(house_id)
+    house = draft.house(house_id)
     if house.kind != "rival":
         return
-    if house.owns("spy_satellites") and house.spice >= 3 and w.turn == house_id:
+    if house.owns("spy_satellites") and house.spice >= 3 and draft.turn == house_id:
         # With 3 spice on its turn it trashes Spy Satellites for 1 VP [IX p.9].
-        house = w.put(
+        house = draft.put(
             house_id,
             spice=house.spice - 3,
             tech=tuple(t for t in house.tech if t != "spy_satellites"),
         )
-        w.tech_trash.append("spy_satellites")
-        w.gain_vp(house_id, 1, "tech", "spy_satellites")
-        w.emit("spy_satellites", house_id)
+        draft.tech_trash.append("spy_satellites")
+        draft.gain_vp(house_id, 1, "tech", "spy_satellites")
+        draft.emit("spy_satellites", house_id)
     for resource, price in EXCHANGES:
         have = getattr(house, resource)
         if have < price:
             continue
-        if resource == "spice" and "ix" in w.setup.sets and w.conflict_level != 3:
+        if resource == "spice" and "ix" in draft.setup.sets and draft.conflict_level != 3:
             continue  # with Rise of Ix, spice waits for a Conflict III [HAGAL §1]
         times = have // price
-        house = w.put(house_id, **{resource: have - times * price})
+        house = draft.put(house_id, **{resource: have - times * price})
         for _ in range(times):
-            w.gain_vp(house_id, 1, "exchange", resource)
-        w.emit("exchange", house_id, resource=resource, paid=times * price, vp=times)
+            draft.gain_vp(house_id, 1, "exchange", resource)
+        draft.emit("exchange", house_id, resource=resource, paid=times * price, vp=times)
 
 
-def expert(w: Draft) -> bool:
+def expert(draft: Draft) -> bool:
     """Expert troop deployment applies at Mentat and Kwisatz Haderach [RB p.20]."""
-    return w.solo and w.setup.difficulty in ("mentat", "kwisatz")
+    return draft.solo and draft.setup.difficulty in EXPERT_DEPLOYMENT
+
+
+def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:
+    """The House Hagal deck for the mode: 1P or 2P cards removed [RB p.19-20; HAGAL §6]."""
+    drop = "2P" if setup.mode == "solo" else "1P"
+    cards: list[str] = []
+    for card in catalog.hagal.values():
+        if card.set not in setup.sets or card.players == drop:
+            continue
+        if any(s in setup.sets for s in card.removed_with):
+            continue
+        cards.extend([card.id] * card.copies)
+    return cards
+
+
+def _draw(draft: Draft, task: Task) -> str | None:
+    """Top card of the House Hagal deck, or None after asking the table which card came up."""
+    if not draft.hagal_deck:
+        reshuffle(draft)
+    if draft.setup.options.physical_hagal:
+        answer = task.answer
+        if answer is None:
+            draft.ask(
+                "hagal_card",
+                task.house,
+                Task(task.kind, task.house, task.ref, task.n, task.choices),
+                sorted(set(draft.hagal_deck)),
+            )
+            return None
+        draft.hagal_deck.remove(answer)
+        return answer
+    return draft.hagal_deck.pop(0)
+
+
+def _reveal(draft: Draft, task: Task, again: Task) -> HagalCardDef | None:
+    """Reveal the next House Hagal card into the discard pile. A Reshuffle card reshuffles
+    all House Hagal cards, then `again` reveals another [RB p.19]: None then, and None
+    while the table is asked which physical card came up."""
+    card_id = _draw(draft, task)
+    if card_id is None:
+        return None
+    draft.hagal_discard.append(card_id)
+    card = draft.catalog.hagal[card_id]
+    if card.reshuffle:
+        reshuffle(draft)
+        draft.emit("hagal_reshuffle_card", task.house)
+        draft.queue.insert(0, again)
+        return None
+    return card
+
+
+def _take_rival_turn(draft: Draft, task: Task) -> None:
+    """A Rival's Agent turn: reveal cards until one sends it to a space [RB p.19-20]."""
+    again = Task("rival_turn", task.house, "", task.n + 1)
+    card = _reveal(draft, task, again)
+    if card is None:
+        return
+    card_id = card.id
+    space, why = target(draft, task.house, card)
+    if space is None:
+        draft.emit("hagal_skip", task.house, card=card_id, reason=why)
+        cards = len(draft.hagal_deck) + len(draft.hagal_discard)  # every House Hagal card
+        if task.n + 1 >= 2 * cards:
+            # Not in the rules: every card was tried twice and all spaces are blocked.
+            draft.put(task.house, passed=True)
+            draft.emit("rival_blocked", task.house)
+            return
+        draft.queue.insert(0, again)
+        return
+    if why == "invasion_ships":
+        # Invasion Ships: flipped, no discard, to go where an enemy Agent is [IX p.9].
+        house = draft.house(task.house)
+        draft.put(task.house, flipped=(*house.flipped, "invasion_ships"))
+        draft.emit("tech_flip", task.house, tile="invasion_ships")
+        draft.infiltrators.append((space, task.house))
+    else:
+        draft.occupants[space] = task.house
+    draft.put(task.house, placed=draft.house(task.house).placed + 1)
+    draft.emit("rival_agent", task.house, card=card_id, space=space)
+    draft.queue[0:0] = card_tasks(draft, task.house, card, draft.board()[space])
+
+
+def _recruit(draft: Draft, task: Task) -> None:
+    """Recruit up to task.n troops from supply to the garrison (players keep their own)."""
+    house = draft.house(task.house)
+    n = min(task.n, house.supply)
+    if n:
+        draft.put(task.house, garrison=house.garrison + n)
+        draft.recruited += n
+    draft.emit("recruit", task.house, troops=n, wanted=task.n)
+
+
+def _deploy(draft: Draft, task: Task) -> None:
+    """Deploy this turn's recruits plus up to 2 garrison units [RB p.19; FAQ troops].
+
+    A Rival deploys dreadnoughts before troops whenever it can [IX p.8]; they come from
+    the garrison, so they count against the 2 (as in the Spice Flow mod, HAGAL §6).
+    """
+    house = draft.house(task.house)
+    dreadnoughts = min(house.dn_garrison, task.n)
+    troops = min(house.garrison, draft.recruited + task.n - dreadnoughts)
+    count = troops + dreadnoughts
+    if count <= 0:
+        return
+    if expert(draft) and draft.conflict_level < 3 and _expert_holds(draft, task, count):
+        return
+    draft.put(
+        task.house,
+        garrison=house.garrison - troops,
+        troops=house.troops + troops,
+        dn_garrison=house.dn_garrison - dreadnoughts,
+        dn_conflict=house.dn_conflict + dreadnoughts,
+    )
+    draft.recruited = 0
+    extra = {"dreadnoughts": dreadnoughts} if dreadnoughts else {}
+    draft.emit("deploy", task.house, troops=troops, **extra)
+
+
+def _expert_holds(draft: Draft, task: Task, count: int) -> bool:
+    """Expert deployment: no deployment while leading by 4+ strength in a Conflict I or II
+    [FAQ Solo Play, HAGAL §3 verdict]. Human strength is asked when it decides; True while
+    the Rival waits for that answer or keeps its units."""
+    house = draft.house(task.house)
+    lead = house.rival_strength - max(
+        [draft.house(r).rival_strength for r in draft.rivals() if r != task.house], default=0
+    )
+    if lead < EXPERT_LEAD:
+        return False
+    human = draft.humans()[0]
+    answer = task.answer
+    if answer is None:
+        draft.ask(
+            "expert_strength",
+            human,
+            task,
+            minimum=0,
+            maximum=MAX_STRENGTH,
+            default=draft.house(human).strength,
+        )
+        return True
+    draft.put(human, strength=int(answer))
+    if house.rival_strength - int(answer) < EXPERT_LEAD:
+        return False
+    draft.emit("expert_hold", task.house, kept=count)
+    draft.recruited = 0
+    return True
+
+
+def _use_signet(draft: Draft, task: Task) -> None:
+    """The Signet icon of a solo Rival's card [RB p.20, HAGAL §7]."""
+    signet(draft, task.house)
+
+
+def _harvest_spice(draft: Draft, task: Task) -> None:
+    """Rival Harvest Spice: solo gains base + bonus [RB p.20]; 2P returns bonus [RB p.19]."""
+    space = draft.board()[task.ref]
+    bonus = draft.bonus_spice.get(task.ref, 0)
+    draft.bonus_spice[task.ref] = 0
+    gained = space.base_spice + bonus if draft.solo else 0
+    if gained:
+        draft.put(task.house, spice=draft.house(task.house).spice + gained)
+    draft.emit("rival_harvest", task.house, space=task.ref, spice=gained, bonus=bonus)
+
+
+def _queue_swords(draft: Draft, task: Task) -> None:
+    """Each Rival with a unit in the Conflict reveals swords, in turn order [RB p.19].
+
+    A dreadnought is a unit: with one, "your swords still count" [IX p.6]. HAGAL §9
+    leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow).
+    """
+    rivals = [hid for hid in draft.order() if not draft.house(hid).is_human]
+    if not draft.solo:
+        rivals = ["hagal"]
+    brutal = draft.setup.options.brutal_escalation and draft.conflict_level == 3
+    tasks = [
+        Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if draft.house(hid).units > 0
+    ]
+    draft.queue[0:0] = tasks
+
+
+def _reveal_swords(draft: Draft, task: Task) -> None:
+    """A Rival's combat bonus: the swords of a revealed House Hagal card [RB p.19]."""
+    card = _reveal(draft, task, Task("swords", task.house, "", task.n))
+    if card is None:
+        return
+    card_id = card.id
+    draft.put(task.house, swords=draft.house(task.house).swords + card.swords)
+    draft.emit("swords", task.house, card=card_id, swords=card.swords)
+    if task.n > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
+        draft.queue.insert(0, Task("swords", task.house, "", task.n - 1))
+
+
+def convert_rivals(draft: Draft) -> None:
+    """Every solo Rival spends what it can for VP [RB p.20]."""
+    if draft.solo:
+        for rid in draft.rivals():
+            convert(draft, rid)
+
+
+HANDLERS = {
+    "rival_turn": _take_rival_turn,
+    "recruit": _recruit,
+    "deploy": _deploy,
+    "signet": _use_signet,
+    "harvest": _harvest_spice,
+    "combat_bonus": _queue_swords,
+    "swords": _reveal_swords,
+}

@@ -24,6 +24,7 @@ VpSource = Literal[
 FACTION_INDEX: dict[str, int] = {f: i for i, f in enumerate(FACTIONS)}
 TROOPS_PER_HOUSE = 12  # 16 cubes, 4 of them on the Influence tracks (rulebook p.5, G5)
 MAX_INFLUENCE = 6  # six spaces above the bottom one (FAQ, Plans Within Plans)
+MAX_STRENGTH = 200  # the highest strength the app accepts
 VP_TO_END = 10  # rulebook p.12, Phase 5
 VP_TO_END_EPIC = 12  # Rise of Ix rulebook p.10, Epic Game mode
 DREADNOUGHTS = 2  # per house (Ix rulebook p.6)
@@ -253,30 +254,30 @@ class GameState:
 
     catalog: Catalog = field(compare=False, repr=False)
     setup: Setup
-    step: int
-    round: int
-    phase: Phase
     houses: tuple[House, ...]
     first: str
-    turn: str | None
-    occupants: Mapping[str, str]
-    voice: Mapping[str, str]
-    bonus_spice: Mapping[str, int]
-    control: Mapping[str, str]
-    alliances: Mapping[str, str]
-    mentat_claim: str | None
-    hagal_deck: tuple[str, ...]
-    hagal_discard: tuple[str, ...]
-    conflict_deck: tuple[ConflictSlot, ...]
-    conflict: str | None
-    conflicts_done: tuple[str, ...]
-    queue: tuple[Task, ...]
-    prompt: Prompt | None
-    recruited: int  # troops the acting rival recruited this turn (deployable, FAQ "troops")
-    rng: int
-    ledger: tuple[VpEntry, ...]
-    log: tuple[Entry, ...]
-    end_reason: str | None
+    step: int = 0
+    round: int = 0
+    phase: Phase = "round_start"
+    turn: str | None = None
+    occupants: Mapping[str, str] = field(default_factory=dict)
+    voice: Mapping[str, str] = field(default_factory=dict)
+    bonus_spice: Mapping[str, int] = field(default_factory=dict)
+    control: Mapping[str, str] = field(default_factory=dict)
+    alliances: Mapping[str, str] = field(default_factory=dict)
+    mentat_claim: str | None = None
+    hagal_deck: tuple[str, ...] = ()
+    hagal_discard: tuple[str, ...] = ()
+    conflict_deck: tuple[ConflictSlot, ...] = ()
+    conflict: str | None = None
+    conflicts_done: tuple[str, ...] = ()
+    queue: tuple[Task, ...] = ()
+    prompt: Prompt | None = None
+    recruited: int = 0  # troops the acting rival recruited this turn (deployable, FAQ "troops")
+    rng: int = 0
+    ledger: tuple[VpEntry, ...] = ()
+    log: tuple[Entry, ...] = ()
+    end_reason: str | None = None
     acquisitions: tuple[Acquisition, ...] = ()
     # Rise of Ix: the three Tech stacks, top (face-up) tile first, UNKNOWN_TILE for tiles
     # the table has not revealed yet; trashed tiles; dreadnoughts on control flags by

@@ -6,7 +6,7 @@ template (it is the message id) before filling it in; `sentence` fills it in Eng
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from companion.rules.catalog import FACTION_NAMES
 from companion.rules.state import VP_TO_END, Entry, GameState, House
@@ -158,188 +158,278 @@ FLIP_REASONS = {
 
 def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
     """The message template of a log entry and its values."""
-    cat = state.catalog
-
-    def name(house_id: object) -> str:
-        if not house_id:
-            return "nobody"
-        try:
-            return state.house(str(house_id)).name
-        except KeyError:
-            return str(house_id)
-
-    def space(space_id: object) -> str:
-        found = cat.spaces.get(str(space_id))
-        return found.name if found else str(space_id)
-
-    def tile(tile_id: object) -> str:
-        found = cat.tech.get(str(tile_id))
-        return found.name if found else str(tile_id)
-
-    d = dict(entry.data)
-    values: dict[str, object] = {"house": name(entry.house), "round": entry.round, **d}
+    names = _Names(state)
+    data = dict(entry.data)
+    values: dict[str, object] = {"house": names.house(entry.house), "round": entry.round, **data}
+    if "tile" in data:
+        values["tile"] = names.tile(data["tile"])
+    if "space" in data:
+        values["space"] = names.space(data["space"])
+    if "faction" in data:
+        values["faction"] = FACTION_NAMES.get(str(data["faction"]), str(data["faction"]))
+    if "card" in data:
+        values["card"] = names.card(data["card"])
+    details = _DETAILS.get(entry.kind)
+    if details is not None:
+        values.update(details(entry, data, names))
     template = entry.kind
-    if "tile" in d:
-        values["tile"] = tile(d["tile"])
-    if "space" in d:
-        values["space"] = space(d["space"])
-    if "faction" in d:
-        values["faction"] = FACTION_NAMES.get(str(d["faction"]), str(d["faction"]))
-    if "card" in d:
-        card = str(d["card"])
-        found = cat.hagal.get(card) or cat.conflicts.get(card) or cat.cards.get(card)
-        values["card"] = found.name if found else card
-    kind = entry.kind
-    if kind in ("setup", "recall"):
-        values["first"] = name(d.get("first"))
-    elif kind == "defensive_bonus":
-        values["what"] = (
-            "it deploys 1 troop from supply to the Conflict."
-            if d.get("deployed")
-            else "you may deploy 1 troop from your supply to the Conflict."
-        )
-    elif kind == "control_bonus":
-        values["bonus"] = " and ".join(
-            f"{n} {r}" for r, n in (("Solari", d.get("solari")), ("spice", d.get("spice"))) if n
-        )
-        values["visitor"] = name(d.get("visitor"))
-    elif kind == "secrets_steal":
-        values["rival"] = name(d.get("rival"))
-    elif kind == "churn":
-        positions = _items(d.get("positions"))
-        values["what"] = (
-            f"Trash the Imperium Row {'card' if len(positions) == 1 else 'cards'} at "
-            f"{'position' if len(positions) == 1 else 'positions'} "
-            f"{', '.join(map(str, positions))}."
-            if positions
-            else "Nothing to trash (6s are ignored)."
-        )
-    elif kind == "hagal_skip":
-        values["reason"] = SKIP_REASONS.get(str(d.get("reason")), str(d.get("reason")))
-    elif kind == "signet":
-        leader = cat.leaders.get(str(d.get("leader")))
-        values["leader"] = leader.signet_name if leader else d.get("leader")
-        values["outcome"] = "" if d.get("done") else ", but can't pay for it"
-    elif kind == "rival_harvest":
-        values["what"] = (
-            f"it gains {d.get('spice')} spice."
-            if d.get("spice")
-            else f"return its {d.get('bonus')} bonus spice to the bank."
-        )
-    elif kind == "combat":
-        strengths = _pairs(d.get("strengths"))
-        places = _pairs(d.get("places"))
-        parts = [f"{name(h)} {v}" for h, v in strengths]
-        won = [f"{name(h)} {p}" for h, p in places]
-        values["result"] = (
-            "strength "
-            + ", ".join(parts)
-            + ". "
-            + ("Rewards: " + ", ".join(won) + "." if won else "Nobody takes a reward.")
-        )
-    elif kind == "take":
-        parts = [
-            f"{d[k]} {k}" for k in ("solari", "spice", "water", "intrigue", "troops") if d.get(k)
-        ]
-        if d.get("choose"):
-            parts.append(
-                f"choose {d['choose']} of: " + " / ".join(map(str, _items(d.get("options"))))
-            )
-        if d.get("trash"):
-            parts.append("you may trash a card")
-        values["what"] = ", ".join(parts) + "."
-    elif kind == "makers":
-        spaces = [space(s) for s in _items(d.get("spaces"))]
-        values["spaces"] = ", ".join(spaces) if spaces else "no space (all had an Agent)"
-    elif kind == "game_end":
-        values["why"] = (
-            f"someone reached {d.get('goal', VP_TO_END)} VP."
-            if d.get("reason") == "vp"
-            else "the Conflict deck is empty."
-        )
-    elif kind == "alliance":
-        previous = d.get("previous")
-        if entry.house is None:
-            values["house"] = "Nobody"
-            values["previous"] = f" (returned to the board by {name(previous)})"
-        else:
-            values["previous"] = f" from {name(previous)}" if previous else ""
-    elif kind == "acquire":
-        moved = d.get("moved_from")
-        values["moved"] = f", moved from {name(moved)}" if moved else ""
-    elif kind == "set_control":
-        values["house"] = name(entry.house)
-    elif kind == "adjust":
-        values["field"] = FIELD_NAMES.get(str(d.get("field")), d.get("field"))
-    elif kind == "agent" and d.get("infiltrate"):
+    if entry.kind == "agent" and data.get("infiltrate"):
         template = "agent_infiltrate"
-    elif kind == "deploy" and d.get("dreadnoughts"):
+    elif entry.kind == "deploy" and data.get("dreadnoughts"):
         template = "deploy_units"
-        units = [_count(d.get("dreadnoughts"), "dreadnought", "dreadnoughts")]
-        if d.get("troops"):
-            units.append(_count(d.get("troops"), "troop", "troops"))
-        values["units"] = " and ".join(units)
-    elif kind == "tech_paid":
-        paid = []
-        if d.get("spice"):
-            paid.append(f"pays {d['spice']} spice")
-        if d.get("negotiators"):
-            paid.append(f"returns {_count(d['negotiators'], 'Negotiator', 'Negotiators')}")
-        values["paid"] = " and ".join(paid) or "pays nothing"
-        taken = _next_entry(entry, state)
-        if taken is not None and taken.kind == "tech" and taken.house == entry.house:
-            values["tile"] = tile(taken.data.get("tile"))
-            where = [f"stack {taken.data.get('stack')}"]
-        else:
-            values["tile"] = "a Tech tile"
-            where = []
-        if d.get("discount"):
-            where.append(f"{d['discount']} spice Tech discount")
-        values["where"] = f" ({'; '.join(where)})" if where else ""
-    elif kind == "negotiators_back":
-        values["negotiators"] = _count(d.get("count"), "Negotiator", "Negotiators")
-    elif kind == "tech_flip":
-        values["why"] = FLIP_REASONS.get(str(d.get("tile")), " to use it")
-    elif kind == "dividends":
-        taker = _house(state, entry.house)
-        if taker is not None and taker.kind == "hagal":
-            values["what"] = "House Hagal keeps no Solari; each player gains 1 Solari."
-        elif taker is not None and taker.is_human:
-            values["what"] = "take 5 Solari from the bank; everyone else gains 1 Solari."
-        else:
-            values["what"] = "it gains 5 Solari; everyone else gains 1 Solari."
-    elif kind == "dreadnought_home":
-        values["dreadnoughts"] = _count(d.get("count"), "dreadnought", "dreadnoughts")
-    elif kind == "post":
-        covered = d.get("covers")
-        if not covered:
-            values["covers"] = ""
-        elif covered == entry.house:
-            values["covers"] = ", covering their own Control marker"
-        else:
-            values["covers"] = f", covering {name(covered)}'s Control marker"
-    elif kind == "post_end":
-        uncovered = d.get("uncovers")
-        values["uncovers"] = (
-            f"; {name(uncovered)}'s Control marker there counts again" if uncovered else ""
-        )
-    elif kind == "offer":
-        cost = [
-            f"{d[k]} {label}" for k, label in (("solari", "Solari"), ("spice", "spice")) if d.get(k)
-        ]
-        values["cost"] = " and ".join(cost) or "nothing"
-    elif kind == "tech_income":
-        values["what"] = " and ".join(
-            f"{d[k]} {label}"
-            for k, label in (("solari", "Solari"), ("spice", "spice"), ("water", "water"))
-            if d.get(k)
-        )
-    elif kind == "tech_trash":
-        values["vp"] = ": +1 VP" if d.get("tile") == "spy_satellites" else ""
     counted = ONE.get(template)
-    if counted is not None and d.get(counted) == 1:
+    if counted is not None and data.get(counted) == 1:
         template += "_one"
     return TEMPLATES.get(template, template), values
+
+
+class _Names:
+    """The names of the houses, spaces, cards and Tech tiles a log entry refers to by id."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.catalog = state.catalog
+
+    def house(self, house_id: object) -> str:
+        if not house_id:
+            return "nobody"
+        found = _house(self.state, str(house_id))
+        return found.name if found else str(house_id)
+
+    def space(self, space_id: object) -> str:
+        found = self.catalog.spaces.get(str(space_id))
+        return found.name if found else str(space_id)
+
+    def tile(self, tile_id: object) -> str:
+        found = self.catalog.tech.get(str(tile_id))
+        return found.name if found else str(tile_id)
+
+    def card(self, card_id: object) -> str:
+        card = str(card_id)
+        catalog = self.catalog
+        found = catalog.hagal.get(card) or catalog.conflicts.get(card) or catalog.cards.get(card)
+        return found.name if found else card
+
+
+Data = dict[str, object]
+Details = Callable[[Entry, Data, _Names], Data]
+
+
+def _first_player(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"first": names.house(data.get("first"))}
+
+
+def _defensive_bonus(entry: Entry, data: Data, names: _Names) -> Data:
+    if data.get("deployed"):
+        return {"what": "it deploys 1 troop from supply to the Conflict."}
+    return {"what": "you may deploy 1 troop from your supply to the Conflict."}
+
+
+def _control_bonus(entry: Entry, data: Data, names: _Names) -> Data:
+    gains = (("Solari", data.get("solari")), ("spice", data.get("spice")))
+    return {
+        "bonus": " and ".join(f"{n} {r}" for r, n in gains if n),
+        "visitor": names.house(data.get("visitor")),
+    }
+
+
+def _secrets_steal(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"rival": names.house(data.get("rival"))}
+
+
+def _churn(entry: Entry, data: Data, names: _Names) -> Data:
+    positions = _items(data.get("positions"))
+    if not positions:
+        return {"what": "Nothing to trash (6s are ignored)."}
+    one = len(positions) == 1
+    return {
+        "what": f"Trash the Imperium Row {'card' if one else 'cards'} at "
+        f"{'position' if one else 'positions'} {', '.join(map(str, positions))}."
+    }
+
+
+def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"reason": SKIP_REASONS.get(str(data.get("reason")), str(data.get("reason")))}
+
+
+def _signet(entry: Entry, data: Data, names: _Names) -> Data:
+    leader = names.catalog.leaders.get(str(data.get("leader")))
+    return {
+        "leader": leader.signet_name if leader else data.get("leader"),
+        "outcome": "" if data.get("done") else ", but can't pay for it",
+    }
+
+
+def _rival_harvest(entry: Entry, data: Data, names: _Names) -> Data:
+    if data.get("spice"):
+        return {"what": f"it gains {data.get('spice')} spice."}
+    return {"what": f"return its {data.get('bonus')} bonus spice to the bank."}
+
+
+def _combat(entry: Entry, data: Data, names: _Names) -> Data:
+    parts = [f"{names.house(h)} {v}" for h, v in _pairs(data.get("strengths"))]
+    won = [f"{names.house(h)} {p}" for h, p in _pairs(data.get("places"))]
+    rewards = "Rewards: " + ", ".join(won) + "." if won else "Nobody takes a reward."
+    return {"result": "strength " + ", ".join(parts) + ". " + rewards}
+
+
+def _take(entry: Entry, data: Data, names: _Names) -> Data:
+    kinds = ("solari", "spice", "water", "intrigue", "troops")
+    parts = [f"{data[k]} {k}" for k in kinds if data.get(k)]
+    if data.get("choose"):
+        options = " / ".join(map(str, _items(data.get("options"))))
+        parts.append(f"choose {data['choose']} of: " + options)
+    if data.get("trash"):
+        parts.append("you may trash a card")
+    return {"what": ", ".join(parts) + "."}
+
+
+def _makers(entry: Entry, data: Data, names: _Names) -> Data:
+    spaces = [names.space(s) for s in _items(data.get("spaces"))]
+    return {"spaces": ", ".join(spaces) if spaces else "no space (all had an Agent)"}
+
+
+def _game_end(entry: Entry, data: Data, names: _Names) -> Data:
+    if data.get("reason") == "vp":
+        return {"why": f"someone reached {data.get('goal', VP_TO_END)} VP."}
+    return {"why": "the Conflict deck is empty."}
+
+
+def _alliance(entry: Entry, data: Data, names: _Names) -> Data:
+    previous = data.get("previous")
+    if entry.house is None:
+        return {
+            "house": "Nobody",
+            "previous": f" (returned to the board by {names.house(previous)})",
+        }
+    return {"previous": f" from {names.house(previous)}" if previous else ""}
+
+
+def _acquire(entry: Entry, data: Data, names: _Names) -> Data:
+    moved = data.get("moved_from")
+    return {"moved": f", moved from {names.house(moved)}" if moved else ""}
+
+
+def _set_control(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"house": names.house(entry.house)}
+
+
+def _adjust(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"field": FIELD_NAMES.get(str(data.get("field")), data.get("field"))}
+
+
+def _deploy(entry: Entry, data: Data, names: _Names) -> Data:
+    if not data.get("dreadnoughts"):
+        return {}
+    units = [_count(data.get("dreadnoughts"), "dreadnought", "dreadnoughts")]
+    if data.get("troops"):
+        units.append(_count(data.get("troops"), "troop", "troops"))
+    return {"units": " and ".join(units)}
+
+
+def _tech_paid(entry: Entry, data: Data, names: _Names) -> Data:
+    paid = []
+    if data.get("spice"):
+        paid.append(f"pays {data['spice']} spice")
+    if data.get("negotiators"):
+        paid.append(f"returns {_count(data['negotiators'], 'Negotiator', 'Negotiators')}")
+    values: Data = {"paid": " and ".join(paid) or "pays nothing"}
+    taken = _next_entry(entry, names.state)
+    if taken is not None and taken.kind == "tech" and taken.house == entry.house:
+        values["tile"] = names.tile(taken.data.get("tile"))
+        where = [f"stack {taken.data.get('stack')}"]
+    else:
+        values["tile"] = "a Tech tile"
+        where = []
+    if data.get("discount"):
+        where.append(f"{data['discount']} spice Tech discount")
+    values["where"] = f" ({'; '.join(where)})" if where else ""
+    return values
+
+
+def _negotiators_back(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"negotiators": _count(data.get("count"), "Negotiator", "Negotiators")}
+
+
+def _tech_flip(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"why": FLIP_REASONS.get(str(data.get("tile")), " to use it")}
+
+
+def _dividends(entry: Entry, data: Data, names: _Names) -> Data:
+    taker = _house(names.state, entry.house)
+    if taker is not None and taker.kind == "hagal":
+        return {"what": "House Hagal keeps no Solari; each player gains 1 Solari."}
+    if taker is not None and taker.is_human:
+        return {"what": "take 5 Solari from the bank; everyone else gains 1 Solari."}
+    return {"what": "it gains 5 Solari; everyone else gains 1 Solari."}
+
+
+def _dreadnought_home(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"dreadnoughts": _count(data.get("count"), "dreadnought", "dreadnoughts")}
+
+
+def _post(entry: Entry, data: Data, names: _Names) -> Data:
+    covered = data.get("covers")
+    if not covered:
+        return {"covers": ""}
+    if covered == entry.house:
+        return {"covers": ", covering their own Control marker"}
+    return {"covers": f", covering {names.house(covered)}'s Control marker"}
+
+
+def _post_end(entry: Entry, data: Data, names: _Names) -> Data:
+    uncovered = data.get("uncovers")
+    if not uncovered:
+        return {"uncovers": ""}
+    return {"uncovers": f"; {names.house(uncovered)}'s Control marker there counts again"}
+
+
+def _offer(entry: Entry, data: Data, names: _Names) -> Data:
+    costs = (("solari", "Solari"), ("spice", "spice"))
+    cost = [f"{data[k]} {label}" for k, label in costs if data.get(k)]
+    return {"cost": " and ".join(cost) or "nothing"}
+
+
+def _tech_income(entry: Entry, data: Data, names: _Names) -> Data:
+    gains = (("solari", "Solari"), ("spice", "spice"), ("water", "water"))
+    return {"what": " and ".join(f"{data[k]} {label}" for k, label in gains if data.get(k))}
+
+
+def _tech_trash(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"vp": ": +1 VP" if data.get("tile") == "spy_satellites" else ""}
+
+
+# The values a kind of log entry needs beyond its data and the names of what it refers to.
+_DETAILS: Mapping[str, Details] = {
+    "setup": _first_player,
+    "recall": _first_player,
+    "defensive_bonus": _defensive_bonus,
+    "control_bonus": _control_bonus,
+    "secrets_steal": _secrets_steal,
+    "churn": _churn,
+    "hagal_skip": _hagal_skip,
+    "signet": _signet,
+    "rival_harvest": _rival_harvest,
+    "combat": _combat,
+    "take": _take,
+    "makers": _makers,
+    "game_end": _game_end,
+    "alliance": _alliance,
+    "acquire": _acquire,
+    "set_control": _set_control,
+    "adjust": _adjust,
+    "deploy": _deploy,
+    "tech_paid": _tech_paid,
+    "negotiators_back": _negotiators_back,
+    "tech_flip": _tech_flip,
+    "dividends": _dividends,
+    "dreadnought_home": _dreadnought_home,
+    "post": _post,
+    "post_end": _post_end,
+    "offer": _offer,
+    "tech_income": _tech_income,
+    "tech_trash": _tech_trash,
+}
 
 
 def _count(n: object, one: str, many: str) -> str:

@@ -12,7 +12,8 @@ from dataclasses import replace
 import pytest
 
 from companion.rules.actions import Choose, IllegalAction, Reveal
-from companion.rules.engine import apply, new_game, placements, strengths
+from companion.rules.combat import placements
+from companion.rules.engine import apply, new_game, strengths
 from companion.rules.state import ConflictSlot, GameState
 from tests.rules.helpers import (
     answer,

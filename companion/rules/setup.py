@@ -1,0 +1,164 @@
+"""Setting up a game: the difficulty table, the checks of a Setup, the houses at the start
+and the Conflict deck [RB pp.4-5, p.19 Two-Player, p.20 Solo; IX p.10 Epic]."""
+
+from __future__ import annotations
+
+from companion.rules.actions import IllegalAction
+from companion.rules.catalog import Catalog
+from companion.rules.draft import Draft
+from companion.rules.state import ConflictSlot, House, Setup
+
+# Difficulty table [RB p.20]: rival garrison, rival Intrigue, conflict cards above the
+# rival Swordmasters (= the round they arrive), 5-Solari Mentat.
+DIFFICULTY = {
+    "mercenary": {"garrison": 0, "intrigue": 0, "swordmaster_round": 5, "mentat_cost": 2},
+    "sardaukar": {"garrison": 3, "intrigue": 1, "swordmaster_round": 4, "mentat_cost": 5},
+    "mentat": {"garrison": 3, "intrigue": 1, "swordmaster_round": 3, "mentat_cost": 5},
+    "kwisatz": {"garrison": 3, "intrigue": 1, "swordmaster_round": 3, "mentat_cost": 5},
+}
+CONFLICT_LEVELS = ((1, 1), (2, 5), (3, 4))  # [RB p.4] setup B: 1 x I, 5 x II, 4 x III
+EPIC_LEVELS = ((2, 5), (3, 5))  # [IX p.10] Epic: no Conflict I, 5 x II over 5 x III
+
+
+def mentat_cost(setup: Setup) -> int:
+    """The Mentat space costs 5 Solari with the token from Sardaukar difficulty up [RB p.20]."""
+    if setup.mode == "solo" and setup.difficulty is not None:
+        return DIFFICULTY[setup.difficulty]["mentat_cost"]
+    return 2
+
+
+def swordmaster_round(setup: Setup) -> int | None:
+    """The round whose Conflict card sits right above the rival Swordmasters [RB p.20]."""
+    if setup.mode != "solo" or setup.difficulty is None:
+        return None
+    return DIFFICULTY[setup.difficulty]["swordmaster_round"]
+
+
+def check_setup(setup: Setup, catalog: Catalog) -> None:
+    """Raise IllegalAction listing every problem of a setup, or return if there is none."""
+    if setup.mode not in ("solo", "2p"):
+        problems = [f"Unknown mode {setup.mode!r}."]
+    elif setup.mode == "solo":
+        problems = _solo_problems(setup, catalog)
+    else:
+        problems = _two_player_problems(setup)
+    problems += _seat_problems(setup, catalog)
+    if "base" not in setup.sets or any(s not in ("base", "ix") for s in setup.sets):
+        problems.append("Unknown card sets.")
+    elif "ix" not in setup.sets and (setup.options.epic or setup.options.physical_tech):
+        problems.append("Epic mode and Tech tiles need the Rise of Ix expansion.")
+    if problems:
+        raise IllegalAction(" ".join(problems))
+
+
+def _solo_problems(setup: Setup, catalog: Catalog) -> list[str]:
+    problems: list[str] = []
+    if len(setup.humans) != 1 or len(setup.rivals) != 2:
+        problems.append("A solo game has one player and two Rivals.")
+    if setup.difficulty not in DIFFICULTY:
+        problems.append("Choose a difficulty: Mercenary, Sardaukar, Mentat or Kwisatz Haderach.")
+    for seat in setup.rivals:
+        leader = catalog.leaders.get(seat.leader)
+        if leader is None:
+            problems.append(f"Unknown leader {seat.leader!r} for a Rival.")
+        elif not leader.rival_allowed:
+            problems.append(f"{leader.name} can't be a Rival (rulebook p.20).")
+    if len({s.leader for s in setup.rivals}) < len(setup.rivals):
+        problems.append("The two Rivals need different leaders.")
+    return problems
+
+
+def _two_player_problems(setup: Setup) -> list[str]:
+    problems: list[str] = []
+    if len(setup.humans) != 2 or len(setup.rivals) != 1:
+        problems.append("A two-player game has two players and House Hagal.")
+    if setup.difficulty is not None:
+        problems.append("Difficulty applies to solo games only.")
+    if not 0 <= setup.first_player < max(1, len(setup.humans)):
+        problems.append("The first player must be one of the two players.")
+    if setup.options.brutal_escalation or setup.options.churn:
+        problems.append(
+            "Brutal Escalation and the Imperium Row churn are solo variants "
+            "(Rise of Ix rulebook p.9)."
+        )
+    return problems
+
+
+def _seat_problems(setup: Setup, catalog: Catalog) -> list[str]:
+    """Leaders known, in the sets played and used once; colors and names for every seat."""
+    problems: list[str] = []
+    for seat in setup.humans:
+        if seat.leader not in catalog.leaders:
+            problems.append(f"Unknown leader {seat.leader!r}.")
+    for seat in (*setup.humans, *setup.rivals):
+        leader = catalog.leaders.get(seat.leader)
+        if leader is not None and leader.set not in setup.sets:
+            problems.append(f"{leader.name} needs the Rise of Ix expansion.")
+    leaders = [s.leader for s in setup.humans] + [s.leader for s in setup.rivals if s.leader]
+    if len(set(leaders)) < len(leaders):
+        problems.append("Each leader can be used only once.")
+    colors = [s.color for s in setup.humans + setup.rivals]
+    if len(set(colors)) < len(colors):
+        problems.append("Each house needs its own color.")
+    if any(not s.name.strip() for s in setup.humans + setup.rivals):
+        problems.append("Every house needs a name.")
+    return problems
+
+
+def starting_houses(setup: Setup) -> tuple[tuple[House, ...], str]:
+    """The houses at the table, clockwise, and who takes the First Player marker."""
+    humans = tuple(
+        House(id=f"p{i + 1}", kind="human", name=seat.name, leader=seat.leader, color=seat.color)
+        for i, seat in enumerate(setup.humans)
+    )
+    if setup.mode == "solo":
+        # The Rival on your left takes the First Player marker [RB p.20].
+        return humans + _solo_rivals(setup), "r1"
+    seat = setup.rivals[0]
+    # House Hagal: three Agents, no troops in its garrison, no resources [RB p.19].
+    hagal = House(id="hagal", kind="hagal", name=seat.name, leader="", color=seat.color, agents=3)
+    return (*humans, hagal), f"p{setup.first_player + 1}"
+
+
+def _solo_rivals(setup: Setup) -> tuple[House, ...]:
+    assert setup.difficulty is not None
+    difficulty = DIFFICULTY[setup.difficulty]
+    garrison, intrigue = difficulty["garrison"], difficulty["intrigue"]
+    if setup.options.epic:
+        # Epic [IX p.10]: "each player" starts with 5 garrison troops "instead of 3"
+        # and draws an Intrigue card. Our ruling for Rivals: those starting with 3
+        # troops get 5 (Mercenary Rivals start with none and keep none), and every
+        # Rival draws the Intrigue card.
+        garrison = 5 if garrison == 3 else garrison
+        intrigue += 1
+    # Everyone starts with 1 water, rivals with the difficulty's extras [RB p.20].
+    return tuple(
+        House(
+            id=f"r{i + 1}",
+            kind="rival",
+            name=seat.name,
+            leader=seat.leader,
+            color=seat.color,
+            water=1,
+            garrison=garrison,
+            intrigue=intrigue,
+        )
+        for i, seat in enumerate(setup.rivals)
+    )
+
+
+def conflict_deck(draft: Draft) -> list[ConflictSlot]:
+    """1 Conflict I on top of 5 Conflict II on top of 4 Conflict III [RB p.4]."""
+    levels = EPIC_LEVELS if draft.setup.options.epic else CONFLICT_LEVELS
+    if draft.setup.options.physical_conflicts:
+        return [ConflictSlot(level, None) for level, n in levels for _ in range(n)]
+    rng = draft.random()
+    deck: list[ConflictSlot] = []
+    for level, n in levels:
+        ids = [
+            c.id
+            for c in draft.catalog.conflicts.values()
+            if c.level == level and c.set in draft.setup.sets
+        ]
+        deck.extend(ConflictSlot(level, cid) for cid in rng.sample(ids, n))
+    return deck
