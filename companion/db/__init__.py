@@ -1,4 +1,4 @@
-"""Persistence: a game is its setup plus its ordered events (DESIGN.md §3.3)."""
+"""Persistence: a game is its setup plus its ordered events (../shared/DESIGN.md §3.3)."""
 
 from __future__ import annotations
 
