@@ -18,7 +18,17 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 
 from flask import current_app
-from sqlalchemy import CursorResult, Delete, Update, delete, insert, select, update
+from sqlalchemy import (
+    CursorResult,
+    Delete,
+    Update,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -111,6 +121,53 @@ _GAME_COLUMNS = (  # in StoredGame's order
     Game.status,
     Game.setup,
 )
+# The statements are built once, with bound parameters, and run with their values.
+_THE_GAME = Game.id == bindparam("game")
+_ITS_EVENTS = GameEvent.game_id == bindparam("game")
+_ONE_EVENT = and_(_ITS_EVENTS, GameEvent.seq == bindparam("event_seq"))
+_NOT_SYNCED = {"synchronize_session": False}  # the Session holds no rows to update
+_GAME = select(*_GAME_COLUMNS).where(_THE_GAME)
+_VERSION = select(Game.version).where(_THE_GAME)
+_EVENTS = (
+    select(GameEvent.seq, GameEvent.action, GameEvent.undone)
+    .where(_ITS_EVENTS)
+    .order_by(GameEvent.seq)
+)
+_ACTION = select(GameEvent.action).where(_ONE_EVENT)
+_LIST = select(*_GAME_COLUMNS).order_by(Game.updated_at.desc(), Game.id.desc())
+_DELETE_EVENTS = delete(GameEvent).where(_ITS_EVENTS).execution_options(**_NOT_SYNCED)
+_DELETE_GAME = delete(Game).where(_THE_GAME).execution_options(**_NOT_SYNCED)
+_BUMP = (
+    update(Game)
+    .where(
+        _THE_GAME,
+        Game.version == bindparam("expected_version"),
+        Game.created_at == bindparam("created"),  # not a new game that reused the id
+    )
+    .values(
+        version=bindparam("next_version"),
+        round=bindparam("new_round"),
+        status=bindparam("new_status"),
+        updated_at=bindparam("now"),
+    )
+    .execution_options(**_NOT_SYNCED)
+)
+_APPEND = insert(GameEvent).values(
+    game_id=bindparam("game"),
+    seq=bindparam("event_seq"),
+    actor="player",
+    action=bindparam("event_action"),
+    created_at=bindparam("now"),
+)
+_MARK = (
+    update(GameEvent)
+    .where(_ONE_EVENT)
+    .values(undone=bindparam("is_undone"))
+    .execution_options(**_NOT_SYNCED)
+)
+_DROP_UNDONE = (
+    delete(GameEvent).where(_ITS_EVENTS, GameEvent.undone).execution_options(**_NOT_SYNCED)
+)
 
 
 class SqlAlchemyRepository:
@@ -135,55 +192,41 @@ class SqlAlchemyRepository:
         return StoredGame(*(getattr(row, column.key) for column in _GAME_COLUMNS))
 
     def get(self, game_id: int) -> StoredGame | None:
-        row = self.session.execute(select(*_GAME_COLUMNS).where(Game.id == game_id)).first()
+        row = self.session.execute(_GAME, {"game": game_id}).first()
         return None if row is None else StoredGame(*row)
 
     def version(self, game_id: int) -> int | None:
-        return self.session.scalar(select(Game.version).where(Game.id == game_id))
+        return self.session.scalar(_VERSION, {"game": game_id})
 
     def events(self, game_id: int) -> list[StoredEvent]:
-        rows = self.session.execute(
-            select(GameEvent.seq, GameEvent.action, GameEvent.undone)
-            .where(GameEvent.game_id == game_id)
-            .order_by(GameEvent.seq)
-        )
+        rows = self.session.execute(_EVENTS, {"game": game_id})
         return [StoredEvent(*row) for row in rows]
 
     def action(self, game_id: int, seq: int) -> dict[str, Any] | None:
-        return self.session.scalar(
-            select(GameEvent.action).where(GameEvent.game_id == game_id, GameEvent.seq == seq)
-        )
+        return self.session.scalar(_ACTION, {"game": game_id, "event_seq": seq})
 
     def list_games(self) -> list[StoredGame]:
-        rows = self.session.execute(
-            select(*_GAME_COLUMNS).order_by(Game.updated_at.desc(), Game.id.desc())
-        )
-        return [StoredGame(*row) for row in rows]
+        return [StoredGame(*row) for row in self.session.execute(_LIST)]
 
     def delete(self, game_id: int) -> bool:
         with self._writing():
-            self.session.execute(delete(GameEvent).where(GameEvent.game_id == game_id))
-            deleted = self._rows(delete(Game).where(Game.id == game_id))
+            self.session.execute(_DELETE_EVENTS, {"game": game_id})
+            deleted = self._rows(_DELETE_GAME, {"game": game_id})
         return deleted == 1
 
     @contextmanager
     def change(self, bump: Bump) -> Iterator[None]:
+        values = {
+            "game": bump.game_id,
+            "expected_version": bump.version,
+            "created": bump.created_at,
+            "next_version": bump.version + 1,
+            "new_round": bump.round,
+            "new_status": bump.status,
+            "now": utc_now(),
+        }
         with self._writing():
-            bumped = self._rows(
-                update(Game)
-                .where(
-                    Game.id == bump.game_id,
-                    Game.version == bump.version,
-                    Game.created_at == bump.created_at,
-                )
-                .values(
-                    version=bump.version + 1,
-                    round=bump.round,
-                    status=bump.status,
-                    updated_at=utc_now(),
-                )
-            )
-            if bumped != 1:
+            if self._rows(_BUMP, values) != 1:
                 raise VersionConflict(bump.game_id)
             try:
                 yield
@@ -191,26 +234,14 @@ class SqlAlchemyRepository:
                 raise VersionConflict(bump.game_id) from exc
 
     def append(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
-        self.session.execute(
-            insert(GameEvent).values(
-                game_id=game_id, seq=seq, actor="player", action=action, created_at=utc_now()
-            )
-        )
+        values = {"game": game_id, "event_seq": seq, "event_action": action, "now": utc_now()}
+        self.session.execute(_APPEND, values)
 
     def mark_undone(self, game_id: int, seq: int, undone: bool) -> None:
-        self.session.execute(
-            update(GameEvent)
-            .where(GameEvent.game_id == game_id, GameEvent.seq == seq)
-            .values(undone=undone)
-            .execution_options(synchronize_session=False)
-        )
+        self.session.execute(_MARK, {"game": game_id, "event_seq": seq, "is_undone": undone})
 
     def drop_undone(self, game_id: int) -> None:
-        self.session.execute(
-            delete(GameEvent)
-            .where(GameEvent.game_id == game_id, GameEvent.undone)
-            .execution_options(synchronize_session=False)
-        )
+        self.session.execute(_DROP_UNDONE, {"game": game_id})
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
@@ -223,9 +254,9 @@ class SqlAlchemyRepository:
                 self.session.rollback()
                 raise
 
-    def _rows(self, statement: Update | Delete) -> int:
+    def _rows(self, statement: Update | Delete, values: dict[str, object]) -> int:
         """Run an UPDATE or DELETE; the number of rows it changed."""
-        result = self.session.execute(statement.execution_options(synchronize_session=False))
+        result = self.session.execute(statement, values)
         return cast(CursorResult[Any], result).rowcount
 
 
