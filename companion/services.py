@@ -99,6 +99,8 @@ def forget_cache() -> None:
 
 
 def title_for(setup: Setup, catalog: Catalog) -> str:
+    """A game's line in the game list: its players against its rivals."""
+
     def leader(lid: str) -> str:
         found = catalog.leaders.get(lid)
         return found.name if found else lid
