@@ -11,16 +11,22 @@ from sqlalchemy.orm import Mapped, mapped_column
 from companion.db import db
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
+    """The time as the tables store it: UTC, without a time zone."""
     return datetime.now(UTC).replace(tzinfo=None)
 
 
 class Game(db.Model):  # type: ignore[name-defined,misc]
-    """A game: its setup (with the seed) and a version bumped by every change."""
+    """A game: its setup (with the seed) and a version bumped by every change.
+
+    `ruleset` records the card_db version the game was created with. Nothing reads it
+    yet: a game replays against the current card_db, and the column is there for the day
+    a card_db change needs old logs told apart (a migration would read it).
+    """
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    created_at: Mapped[datetime] = mapped_column(default=_now)
-    updated_at: Mapped[datetime] = mapped_column(default=_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)
+    updated_at: Mapped[datetime] = mapped_column(default=utc_now)
     mode: Mapped[str] = mapped_column(String(8))
     ruleset: Mapped[str] = mapped_column(String(40))
     setup: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -41,4 +47,4 @@ class GameEvent(db.Model):  # type: ignore[name-defined,misc]
     actor: Mapped[str] = mapped_column(String(10), default="player")
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     undone: Mapped[bool] = mapped_column(default=False)
-    created_at: Mapped[datetime] = mapped_column(default=_now)
+    created_at: Mapped[datetime] = mapped_column(default=utc_now)

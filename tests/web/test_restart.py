@@ -104,7 +104,7 @@ def test_a_restart_rebuilds_the_same_state_and_play_goes_on(server, form, steps)
     before = server.view(game_id)
 
     server.restart()
-    assert not server.app.extensions["state_cache"].items  # only the database survives
+    assert not len(server.app.extensions["state_cache"])  # only the database survives
     after = server.view(game_id)
     assert after.state == before.state
     assert (after.version, after.can_undo, after.can_redo, after.title) == (

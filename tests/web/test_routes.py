@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 import pytest
 from itsdangerous import TimestampSigner
 from markupsafe import escape
+from sqlalchemy import event
 
 from companion import services
-from companion.db.writes import Write
+from companion.db import db
 from companion.rules import codec
 from companion.rules.actions import Action, Choose, IllegalAction, PlaceAgent
 from companion.rules.engine import apply
@@ -591,23 +592,25 @@ def test_a_write_holds_the_write_lock_from_its_update_to_its_commit(file_app, mo
     game = file_app
     game_id = game.new_solo()
     log: list[str] = []
+    monkeypatch.setitem(game.app.extensions, "game_write_lock", RecordingLock(log))
     with game.app.app_context():
-        monkeypatch.setattr(services._states(), "writing", RecordingLock(log))
-    real_run, real_commit = Write.run, Write.commit
+        engine = db.engine
 
-    def run(self, *args, **kwargs):
+    def statement(*args: object) -> None:
         log.append("sql")
-        return real_run(self, *args, **kwargs)
 
-    def commit(self):
+    def commit(*args: object) -> None:
         log.append("commit")
-        real_commit(self)
 
-    monkeypatch.setattr(Write, "run", run)
-    monkeypatch.setattr(Write, "commit", commit)
-    game.do(game_id, next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
-    game.undo(game_id, htmx=True)
-    game.redo(game_id)
+    event.listen(engine, "before_cursor_execute", statement)
+    event.listen(engine, "commit", commit)
+    try:
+        game.do(game_id, next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
+        game.undo(game_id, htmx=True)
+        game.redo(game_id)
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+        event.remove(engine, "commit", commit)
     events = "".join("(" if e == "lock" else ")" if e == "unlock" else e[0] for e in log)
     # Each write: the UPDATE of the game, the INSERT or UPDATE of its event, the commit.
     assert re.findall(r"\((\w*)\)", events) == ["ssc"] * 3

@@ -1,0 +1,266 @@
+"""The event log's storage: games and their events, through the SQLAlchemy ORM's Session.
+
+A change of a game is one transaction: `change(bump)` first bumps the game's version with a
+conditional UPDATE, which holds only while the game is still at the version (and is still
+the game, by its creation time) the change was made from; the event writes that follow go
+in the same transaction, and a refused UPDATE or a duplicate event rolls it all back. The
+UPDATE comes first because it takes the database's write lock: nothing else can change
+the game between the check and the commit.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any, Protocol, cast
+
+from flask import current_app
+from sqlalchemy import (
+    CursorResult,
+    Delete,
+    Update,
+    and_,
+    bindparam,
+    delete,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from companion.db import db
+from companion.db.models import Game, GameEvent, utc_now
+
+
+class VersionConflict(Exception):
+    """A change was refused: the game moved on, or is gone, since the change was made."""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's row."""
+
+    id: int
+    created_at: datetime
+    updated_at: datetime
+    version: int
+    title: str
+    mode: str
+    round: int
+    status: str
+    setup: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One stored intent, in its game's order."""
+
+    seq: int
+    action: dict[str, Any]
+    undone: bool
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What a new game's row starts with (its version is 0): `Game`'s columns by name."""
+
+    mode: str
+    ruleset: str  # the card_db version, for the record
+    setup: dict[str, Any]
+    title: str
+    round: int
+    status: str
+
+
+@dataclass(frozen=True)
+class Bump:
+    """A change's version check and what the game's row becomes with it."""
+
+    game_id: int
+    created_at: datetime  # tells the game from a deleted one that had the same id
+    version: int  # the version the change was made from
+    round: int
+    status: str
+
+
+class GameRepository(Protocol):
+    """Where games and their event logs are kept."""
+
+    def add(self, game: NewGame) -> StoredGame: ...
+    def get(self, game_id: int) -> StoredGame | None: ...
+    def version(self, game_id: int) -> int | None: ...
+    def events(self, game_id: int) -> list[StoredEvent]: ...
+    def action(self, game_id: int, seq: int) -> dict[str, Any] | None: ...
+    def list_games(self) -> list[StoredGame]: ...
+    def delete(self, game_id: int) -> bool: ...
+
+    def change(self, bump: Bump) -> AbstractContextManager[None]:
+        """One transaction: the version check, then the block's writes, then the commit.
+
+        VersionConflict, with nothing written, if the check or a write is refused.
+        """
+
+    # The event writes, made inside `change`.
+    def append(self, game_id: int, seq: int, action: dict[str, Any]) -> None: ...
+    def mark_undone(self, game_id: int, seq: int, undone: bool) -> None: ...
+    def drop_undone(self, game_id: int) -> None: ...
+
+
+_GAME_COLUMNS = (  # in StoredGame's order
+    Game.id,
+    Game.created_at,
+    Game.updated_at,
+    Game.version,
+    Game.title,
+    Game.mode,
+    Game.round,
+    Game.status,
+    Game.setup,
+)
+# The statements are built once, with bound parameters, and run with their values.
+_THE_GAME = Game.id == bindparam("game")
+_ITS_EVENTS = GameEvent.game_id == bindparam("game")
+_ONE_EVENT = and_(_ITS_EVENTS, GameEvent.seq == bindparam("event_seq"))
+_NOT_SYNCED = {"synchronize_session": False}  # the Session holds no rows to update
+_GAME = select(*_GAME_COLUMNS).where(_THE_GAME)
+_VERSION = select(Game.version).where(_THE_GAME)
+_EVENTS = (
+    select(GameEvent.seq, GameEvent.action, GameEvent.undone)
+    .where(_ITS_EVENTS)
+    .order_by(GameEvent.seq)
+)
+_ACTION = select(GameEvent.action).where(_ONE_EVENT)
+_LIST = select(*_GAME_COLUMNS).order_by(Game.updated_at.desc(), Game.id.desc())
+_DELETE_EVENTS = delete(GameEvent).where(_ITS_EVENTS).execution_options(**_NOT_SYNCED)
+_DELETE_GAME = delete(Game).where(_THE_GAME).execution_options(**_NOT_SYNCED)
+_BUMP = (
+    update(Game)
+    .where(
+        _THE_GAME,
+        Game.version == bindparam("expected_version"),
+        Game.created_at == bindparam("created"),  # not a new game that reused the id
+    )
+    .values(
+        version=bindparam("next_version"),
+        round=bindparam("new_round"),
+        status=bindparam("new_status"),
+        updated_at=bindparam("now"),
+    )
+    .execution_options(**_NOT_SYNCED)
+)
+_APPEND = insert(GameEvent).values(
+    game_id=bindparam("game"),
+    seq=bindparam("event_seq"),
+    actor="player",
+    action=bindparam("event_action"),
+    created_at=bindparam("now"),
+)
+_MARK = (
+    update(GameEvent)
+    .where(_ONE_EVENT)
+    .values(undone=bindparam("is_undone"))
+    .execution_options(**_NOT_SYNCED)
+)
+_DROP_UNDONE = (
+    delete(GameEvent).where(_ITS_EVENTS, GameEvent.undone).execution_options(**_NOT_SYNCED)
+)
+
+
+class SqlAlchemyRepository:
+    """Games in the database, through a Session.
+
+    The writes of one process queue on `write_lock` from the UPDATE to the commit, so each
+    goes on the moment the one before commits. Without it a second writer gets SQLite's
+    "busy", and its busy handler sleeps 1, 2, 5... ms before trying again, whatever the
+    first writer needed. Other processes still queue on SQLite's own lock.
+    """
+
+    def __init__(self, session: Session, write_lock: threading.Lock) -> None:
+        self.session = session
+        self.write_lock = write_lock
+
+    def add(self, game: NewGame) -> StoredGame:
+        row = Game(**asdict(game))
+        with self._writing():
+            self.session.add(row)
+        # Read back after the commit: the creation time as the database keeps it, which
+        # is what a change's version check compares.
+        return StoredGame(*(getattr(row, column.key) for column in _GAME_COLUMNS))
+
+    def get(self, game_id: int) -> StoredGame | None:
+        row = self.session.execute(_GAME, {"game": game_id}).first()
+        return None if row is None else StoredGame(*row)
+
+    def version(self, game_id: int) -> int | None:
+        return self.session.scalar(_VERSION, {"game": game_id})
+
+    def events(self, game_id: int) -> list[StoredEvent]:
+        rows = self.session.execute(_EVENTS, {"game": game_id})
+        return [StoredEvent(*row) for row in rows]
+
+    def action(self, game_id: int, seq: int) -> dict[str, Any] | None:
+        return self.session.scalar(_ACTION, {"game": game_id, "event_seq": seq})
+
+    def list_games(self) -> list[StoredGame]:
+        return [StoredGame(*row) for row in self.session.execute(_LIST)]
+
+    def delete(self, game_id: int) -> bool:
+        with self._writing():
+            self.session.execute(_DELETE_EVENTS, {"game": game_id})
+            deleted = self._rows(_DELETE_GAME, {"game": game_id})
+        return deleted == 1
+
+    @contextmanager
+    def change(self, bump: Bump) -> Iterator[None]:
+        values = {
+            "game": bump.game_id,
+            "expected_version": bump.version,
+            "created": bump.created_at,
+            "next_version": bump.version + 1,
+            "new_round": bump.round,
+            "new_status": bump.status,
+            "now": utc_now(),
+        }
+        with self._writing():
+            if self._rows(_BUMP, values) != 1:
+                raise VersionConflict(bump.game_id)
+            try:
+                yield
+            except IntegrityError as exc:  # the same (game, seq) stored by another request
+                raise VersionConflict(bump.game_id) from exc
+
+    def append(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
+        values = {"game": game_id, "event_seq": seq, "event_action": action, "now": utc_now()}
+        self.session.execute(_APPEND, values)
+
+    def mark_undone(self, game_id: int, seq: int, undone: bool) -> None:
+        self.session.execute(_MARK, {"game": game_id, "event_seq": seq, "is_undone": undone})
+
+    def drop_undone(self, game_id: int) -> None:
+        self.session.execute(_DROP_UNDONE, {"game": game_id})
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A transaction holding the write lock: committed at the end, or rolled back."""
+        with self.write_lock:
+            try:
+                yield
+                self.session.commit()
+            except BaseException:
+                self.session.rollback()
+                raise
+
+    def _rows(self, statement: Update | Delete, values: dict[str, object]) -> int:
+        """Run an UPDATE or DELETE; the number of rows it changed."""
+        result = self.session.execute(statement, values)
+        return cast(CursorResult[Any], result).rowcount
+
+
+def for_app() -> SqlAlchemyRepository:
+    """The repository of the current app's database: its session and its write lock."""
+    lock = current_app.extensions.setdefault("game_write_lock", threading.Lock())
+    return SqlAlchemyRepository(db.session(), lock)
