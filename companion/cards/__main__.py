@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from companion.cards import CardDbError, default_root, load_catalog, present_sets
 from companion.cards.validate import count_label, set_kinds
@@ -20,22 +21,23 @@ Echo = Callable[[str, bool], None]
 def counts_per_set(catalog: Catalog, sets: Sequence[str]) -> dict[str, dict[str, int]]:
     """Copies per set and kind (records, for kinds that have no `copies`)."""
 
+    tables: dict[str, Mapping[str, Any]] = {
+        "spaces": catalog.spaces,
+        "hagal": catalog.hagal,
+        "leaders": catalog.leaders,
+        "conflicts": catalog.conflicts,
+        "intrigue": catalog.intrigue,
+        "tech": catalog.tech,
+        "track": catalog.tracks,
+    }
+    with_copies = {"hagal", "intrigue"}  # the other tables count one per record
+
     def count(card_set: str, kind: str) -> int:
-        if kind == "spaces":
-            return sum(1 for s in catalog.spaces.values() if s.set == card_set)
-        if kind == "hagal":
-            return sum(h.copies for h in catalog.hagal.values() if h.set == card_set)
-        if kind == "leaders":
-            return sum(1 for x in catalog.leaders.values() if x.set == card_set)
-        if kind == "conflicts":
-            return sum(1 for c in catalog.conflicts.values() if c.set == card_set)
-        if kind == "intrigue":
-            return sum(i.copies for i in catalog.intrigue.values() if i.set == card_set)
-        if kind == "tech":
-            return sum(1 for t in catalog.tech.values() if t.set == card_set)
-        if kind == "track":
-            return sum(1 for t in catalog.tracks.values() if t.set == card_set)
-        return sum(c.copies for c in catalog.cards.values() if c.set == card_set and c.kind == kind)
+        if kind not in tables:  # a kind of deck card
+            cards = catalog.cards.values()
+            return sum(c.copies for c in cards if c.set == card_set and c.kind == kind)
+        records = [r for r in tables[kind].values() if r.set == card_set]
+        return sum(r.copies for r in records) if kind in with_copies else len(records)
 
     return {
         card_set: {kind: count(card_set, kind) for kind in set_kinds(card_set)} for card_set in sets

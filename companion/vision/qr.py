@@ -35,7 +35,7 @@ import math
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import cv2
 import numpy as np
@@ -421,13 +421,7 @@ def _find_alignment(
     # Window pixel (u, v) is module point (corner - half + (u + 0.5) / px, ...).
     origin = corner - half + 0.5 / px
     to_modules = np.array([[1 / px, 0, origin], [0, 1 / px, origin], [0, 0, 1]])
-    window = cv2.warpPerspective(
-        gray,
-        affine @ to_modules,
-        (side, side),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    ).astype(np.float32)
+    window = _resample(gray, affine @ to_modules, side).astype(np.float32)
     scores = cv2.matchTemplate(window, _TEMPLATE, cv2.TM_CCOEFF_NORMED)
     # Prefer matches near the guess: the data modules hold look-alikes further out.
     n = scores.shape[0]
@@ -474,14 +468,20 @@ def _sample(gray: Gray, h: NDArray[np.float64], size: int) -> Floats:
     # Output pixel (u, v) is module point (u + 0.5, v + 0.5). Centre points beat module
     # means: blur mixes less of the neighbours in there.
     centre = np.array([[1.0, 0, 0.5], [0, 1.0, 0.5], [0, 0, 1]])
-    cells = cv2.warpPerspective(
+    return np.asarray(_resample(gray, h @ centre, size), np.float64)
+
+
+def _resample(gray: NDArray[Any], to_image: NDArray[np.float64], side: int) -> NDArray[Any]:
+    """The `side` x `side` image whose pixel (u, v) is `gray` at `to_image` @ (u, v, 1),
+    interpolated, with the edge repeated beyond the image."""
+    resampled: NDArray[Any] = cv2.warpPerspective(
         gray,
-        h @ centre,
-        (size, size),
+        to_image,
+        (side, side),
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
-    return np.asarray(cells, np.float64)
+    return resampled
 
 
 def _finder_mask(size: int) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
