@@ -34,7 +34,7 @@ def lan_addresses() -> list[str]:
 def freeze_startup_heap() -> None:
     """Keep what the start made (the app, the card catalog, the migrations' modules) out
     of the garbage collector's reach. Its full collections walked all of it while a
-    request waited (some 60 ms, once in a few hundred taps) and its younger ones kept
+    request waited (once in a few hundred taps) and its younger ones kept
     looking into it; objects made later (games, pages) are collected as before."""
     gc.collect()
     gc.freeze()

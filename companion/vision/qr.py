@@ -1,32 +1,28 @@
 """Find and read every QR code in a photo: our locator, OpenCV's decoder.
 
-The only module that imports cv2 and numpy. Figures are detection rates and 1280x720
-p95 times from `python -m companion.vision.bench --ablation` (300 images, 1017 codes,
-seed 0, one thread; zxing-cpp reads 81.3% on the same images):
+The only module that imports cv2 and numpy. Each step below was chosen by its detection
+rate in `python -m companion.vision.bench --ablation` (the README's benchmark section
+has the figures):
 
-1. Grey, then a local mean threshold (`cv2.adaptiveThreshold`, 31 px window at 720 rows:
-   41 px reads 84.5% instead of 86.8%). CLAHE first lowered the rate (83.9%): not used.
+1. Grey, then a local mean threshold (`cv2.adaptiveThreshold`, 31 px window at 720 rows).
+   CLAHE first lowered the rate: not used.
 2. Finder patterns by run lengths, as zxing does, but vectorised: dark-light-dark-light-
    dark runs in the ratio 1:1:3:1:1 along rows and along columns; where a row hit and a
-   column hit cross is a finder. OpenCV's own detectors find far fewer codes, far slower
-   (QRCodeDetector.detectAndDecodeMulti 24.1% at 95 ms p95, QRCodeDetectorAruco 54.0% at
-   92 ms), so they only remain as optional fallbacks.
+   column hit cross is a finder. OpenCV's own detectors find far fewer codes, far slower,
+   so they only remain as optional fallbacks.
 3. Finder triples shaped like a code's corner, ranked by shape and by how many runs saw
    their finders; each is tried at the estimated size and two versions either side, and
    the timing patterns (row and column 6, all sampled in one remap) pick the size and
-   the order in which triples are read (estimate only: 78.1%).
+   the order in which triples are read.
 4. A homography from the three finder centres and the alignment pattern, looked for in
-   the image resampled to module space (affine only: 55.1%), samples every module
-   centre.
-5. Modules are sharpened against their neighbours (without: 82.1%) and thresholded by
-   the finder patterns' own dark and light, then locally for glare (without: 85.8%), and
-   drawn as a clean code that `cv2.QRCodeDetector.decode` reads from the known corners:
-   OpenCV does format, unmasking and Reed-Solomon.
+   the image resampled to module space, samples every module centre.
+5. Modules are sharpened against their neighbours and thresholded by the finder
+   patterns' own dark and light, then locally for glare, and drawn as a clean code that
+   `cv2.QRCodeDetector.decode` reads from the known corners: OpenCV does format,
+   unmasking and Reed-Solomon.
 6. Only while something looked like a code and did not read (or nothing was found):
    the image at a third and a ninth of its size, for close-ups. A second binarisation,
-   a 2x upscale, or OpenCV's detectors there each added 0.1-0.6 points and are off.
-
-All of it: 86.8%, 15 ms median and 22 ms p95 at 1280x720, 37 ms p95 at 1920x1080.
+   a 2x upscale, or OpenCV's detectors there each added little and are off.
 """
 
 from __future__ import annotations
