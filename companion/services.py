@@ -287,7 +287,7 @@ def _stepping(
     game = _posted_from(store, game_id, expected, catalog)
     if not (game.actions if step == "undo" else game.undone):
         _refused(store, game_id, game.version)
-        raise IllegalAction(f"Nothing to {step}.")
+        raise IllegalAction("Nothing to undo." if step == "undo" else "Nothing to redo.")
     return store, game
 
 

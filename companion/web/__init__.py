@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, render_template
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion import services
 from companion.web import cards, games, scan
-from companion.web.htmx import add_vary, alert
+from companion.web.htmx import add_vary, alert, is_htmx
 
 
 def register(app: Flask) -> None:
@@ -23,19 +23,14 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> ResponseReturnValue:
-        message = _(
-            "This page expired (its security token is missing or old): reload it and try again."
+        return _error_answer(
+            400,
+            _("This page expired (its security token is missing or old): reload it and try again."),
         )
-        if request.headers.get("HX-Request"):
-            return alert(message), 400
-        return render_template("error.html", code=400, message=message), 400
 
     @app.errorhandler(services.GameNotFound)
     def game_not_found(exc: services.GameNotFound) -> ResponseReturnValue:
-        message = _("There is no such game. It may have been deleted.")
-        if request.headers.get("HX-Request"):
-            return alert(message), 404
-        return render_template("error.html", code=404, message=message), 404
+        return _error_answer(404, _("There is no such game. It may have been deleted."))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
@@ -45,10 +40,16 @@ def register(app: Flask) -> None:
             405: _("That page can't be used this way."),
             413: _("That upload is too large."),
         }
-        message = messages.get(code) or exc.description or _("Something went wrong.")
-        if request.headers.get("HX-Request"):
-            return alert(message), code
-        return render_template("error.html", code=code, message=message), code
+        return _error_answer(
+            code, messages.get(code) or exc.description or _("Something went wrong.")
+        )
+
+
+def _error_answer(code: int, message: str) -> ResponseReturnValue:
+    """The message alone for an htmx swap, else an error page."""
+    if is_htmx():
+        return alert(message), code
+    return render_template("error.html", code=code, message=message), code
 
 
 def _security_headers(response: Response) -> Response:

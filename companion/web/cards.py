@@ -30,7 +30,8 @@ from flask import (
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
+from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup, escape
 
@@ -44,7 +45,6 @@ from companion.cards.search import (
     Hit,
     hagal_facts,
     parse_query,
-    plural,
     query_args,
     reward_text,
 )
@@ -123,7 +123,7 @@ def _labels() -> dict[str, object]:
         "factions": FACTION_NAMES,
         "icons": ICON_NAMES,
         "intrigue_types": INTRIGUE_TYPE_NAMES,
-        "levels": [(n, f"Conflict {ROMAN[n]}") for n in LEVELS],
+        "levels": [(n, _("Conflict %(level)s", level=ROMAN[n])) for n in LEVELS],
         "roman": ROMAN,
     }
 
@@ -193,11 +193,17 @@ def index() -> ResponseReturnValue:
 
 def _show(kind: str, item_id: str, panel: bool) -> ResponseReturnValue:
     if kind not in KIND_NAMES:
-        return _not_found(f"There is no kind of item called '{kind}' in the rules lookup.")
+        return _not_found(
+            _("There is no kind of item called '%(kind)s' in the rules lookup.", kind=kind)
+        )
     item = lookup().index.get(kind, item_id)
     if item is None:
         return _not_found(
-            f"Nothing in the rules lookup has the id '{item_id}' ({KIND_NAMES[kind]})."
+            _(
+                "Nothing in the rules lookup has the id '%(id)s' (%(kind)s).",
+                id=item_id,
+                kind=KIND_NAMES[kind],
+            )
         )
     copy = request.args.get("copy", type=int)
     if copy is not None and not 1 <= copy <= item.copies:
@@ -223,12 +229,19 @@ def panel(kind: str, item_id: str) -> ResponseReturnValue:
 def sticker(card_id: str, copy: int | None = None) -> ResponseReturnValue:
     item = lookup().index.by_card_id.get(card_id)
     if item is None:
-        return _not_found(f"No card has the id '{card_id}'. Check the sticker's code.")
+        return _not_found(_("No card has the id '%(id)s'. Check the sticker's code.", id=card_id))
     if copy is None:
         return redirect(url_for("cards.show", kind=item.kind, item_id=item.id), 302)
     if not 1 <= copy <= item.copies:
-        many = plural(item.copies, "copy", "copies")
         return _not_found(
-            f"{item.entry.name} has {many}, so there is no copy {copy}. Check the sticker's number."
+            ngettext(
+                "%(card)s has %(num)s copy, so there is no copy %(copy)s. "
+                "Check the sticker's number.",
+                "%(card)s has %(num)s copies, so there is no copy %(copy)s. "
+                "Check the sticker's number.",
+                item.copies,
+                card=item.entry.name,
+                copy=copy,
+            )
         )
     return redirect(url_for("cards.show", kind=item.kind, item_id=item.id, copy=copy), 302)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from flask_babel import gettext as _
+
 from companion.rules.actions import (
     Acquire,
     Action,
@@ -31,10 +33,10 @@ EXPANSIONS: dict[str, tuple[str, ...]] = {"base": ("base",), "ix": ("base", "ix"
 def _text(form: Mapping[str, str], name: str, default: str | None = None) -> str:
     value = form.get(name, default)
     if value is None:
-        raise IllegalAction(f"Missing {name}.")
+        raise IllegalAction(_("Missing %(field)s.", field=name))
     value = str(value).strip()
     if len(value) > MAX_TEXT:
-        raise IllegalAction(f"{name} is too long.")
+        raise IllegalAction(_("%(field)s is too long.", field=name))
     return value
 
 
@@ -42,14 +44,14 @@ def _int(form: Mapping[str, str], name: str, default: int | None = None) -> int:
     raw = form.get(name)
     if raw is None or raw == "":
         if default is None:
-            raise IllegalAction(f"Missing {name}.")
+            raise IllegalAction(_("Missing %(field)s.", field=name))
         return default
     try:
         value = int(str(raw).strip())
     except ValueError:
-        raise IllegalAction(f"{name} must be a whole number.") from None
+        raise IllegalAction(_("%(field)s must be a whole number.", field=name)) from None
     if abs(value) > 10**6:
-        raise IllegalAction(f"{name} is out of range.")
+        raise IllegalAction(_("%(field)s is out of range.", field=name))
     return value
 
 
@@ -102,7 +104,7 @@ def action_from(form: Mapping[str, str]) -> Action:
         return Dreadnought(_text(form, "house"), _text(form, "op"))
     if kind == "tech":
         return Tech(_text(form, "house"), _text(form, "op"), _text(form, "tile", ""))
-    raise IllegalAction("Unknown action.")
+    raise IllegalAction(_("Unknown action."))
 
 
 def _flag(form: Mapping[str, str], name: str) -> bool:
@@ -113,10 +115,10 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
     """Build a setup from the new-game form; the engine checks the rules of it."""
     mode = _text(form, "mode")
     if mode not in ("solo", "2p"):
-        raise IllegalAction("Choose solo or two players.")
+        raise IllegalAction(_("Choose solo or two players."))
     expansion = _text(form, "expansion", "base")
     if expansion not in EXPANSIONS:
-        raise IllegalAction("Choose the base game or the base game with Rise of Ix.")
+        raise IllegalAction(_("Choose the base game or the base game with Rise of Ix."))
     ix = expansion == "ix"
     # Like the solo variants in a two-player game, the Ix-only options are dropped with
     # the base game: the page hides them then, but a browser still posts their boxes.
@@ -131,11 +133,11 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
     sets = EXPANSIONS[expansion]
     for name in ("p1_color", "p2_color", "r1_color", "r2_color", "hagal_color"):
         if name in form and form[name] not in COLORS:
-            raise IllegalAction("Choose one of the four player colors.")
+            raise IllegalAction(_("Choose one of the four player colors."))
     if mode == "solo":
         difficulty = _text(form, "difficulty")
         if difficulty not in DIFFICULTIES:
-            raise IllegalAction("Choose a difficulty.")
+            raise IllegalAction(_("Choose a difficulty."))
         return Setup(
             mode="solo",
             seed=seed,

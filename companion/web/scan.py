@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
 from companion import services
@@ -338,7 +339,7 @@ def buy(game_id: int) -> ResponseReturnValue:
         offers = (
             [_offer(fresh.state, card_id, copy)] if card_id in fresh.state.catalog.cards else []
         )
-        return _buy_page(fresh, offers, [], str(exc), status=422)
+        return _buy_page(fresh, offers, [], _(str(exc)), status=422)
     if not is_htmx():
         return redirect(url_for("scan.buy_page", game_id=game_id), 303)
     return _buy_page(view, [], [], None)
