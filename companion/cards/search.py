@@ -179,14 +179,19 @@ def hagal_facts(h: HagalCardDef, names: Mapping[str, str]) -> list[str]:
         facts.append(f"Recruit {plural(h.troops, 'troop')}.")
     if h.signet:
         facts.append("Signet Ring: the Rival uses its Leader's Signet ability (solo).")
-    if h.dreadnought:
-        facts.append(f"Commission {plural(h.dreadnought, 'dreadnought')}.")
-    if h.acquire_tech:
-        discount = f" with {h.tech_discount} spice off" if h.tech_discount else ""
-        facts.append(f"Acquire a Tech tile{discount}.")
+    facts += _dreadnought_and_tech(h.dreadnought, h.acquire_tech, h.tech_discount, "a Tech tile")
     if h.negotiator:
         facts.append(f"If it can't afford a tile: {plural(h.negotiator, 'Negotiator')} on Ix.")
     facts.append(f"Combat bonus: {plural(h.swords, 'sword')}.")
+    return facts
+
+
+def _dreadnought_and_tech(dreadnoughts: int, acquire: bool, discount: int, tech: str) -> list[str]:
+    """The Rise of Ix icons a House Hagal card and a board space share [IX pp.4-6]."""
+    facts = [f"Commission {plural(dreadnoughts, 'dreadnought')}."] if dreadnoughts else []
+    if acquire:
+        off = f" with {discount} spice off" if discount else ""
+        facts.append(f"Acquire {tech}{off}.")
     return facts
 
 
@@ -205,11 +210,7 @@ def space_facts(s: SpaceDef) -> list[str]:
         facts.append("Once per game.")
     if s.freighter:
         facts.append(f"{plural(s.freighter, 'Freighter move')}.")
-    if s.dreadnought:
-        facts.append(f"Commission {plural(s.dreadnought, 'dreadnought')}.")
-    if s.acquire_tech:
-        discount = f" with {s.tech_discount} spice off" if s.tech_discount else ""
-        facts.append(f"Acquire Tech{discount}.")
+    facts += _dreadnought_and_tech(s.dreadnought, s.acquire_tech, s.tech_discount, "Tech")
     if s.negotiator:
         facts.append(f"{plural(s.negotiator, 'Negotiator')}.")
     return facts
