@@ -12,7 +12,6 @@ own base catalog.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -33,7 +32,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from companion.cards.index import KIND_NAMES
 from companion.cards.search import (
@@ -49,6 +48,7 @@ from companion.cards.search import (
     reward_text,
 )
 from companion.lookup import Lookup, detail, load_lookup
+from companion.lookup.amounts import amounts
 from companion.rules.catalog import FACTION_NAMES
 from companion.web.htmx import alert, is_htmx
 
@@ -75,41 +75,7 @@ def lookup() -> Lookup:
     return current_app.extensions["card_lookup"]  # type: ignore[no-any-return]
 
 
-# --- text with our icons -------------------------------------------------------------
-
-_AMOUNT: Final = re.compile(
-    r"(?<![\w.])(\(?)([+-]?)(\d+)(\+?) (Solari|spice|water|Persuasion|[Ss]words?|troops?|"
-    r"Victory Points?|VP|Intrigue cards?|Intrigue)\b"
-)
-_RESOURCE_CLASS: Final[Mapping[str, str]] = {
-    "solari": "solari",
-    "spice": "spice",
-    "water": "water",
-    "persuasion": "persuasion",
-    "sword": "swords",
-    "swords": "swords",
-    "troop": "troops",
-    "troops": "troops",
-    "victory point": "vp",
-    "victory points": "vp",
-    "vp": "vp",
-    "intrigue card": "intrigue",
-    "intrigue cards": "intrigue",
-    "intrigue": "intrigue",
-}
-
-
-@bp.app_template_filter("iconize")
-def iconize(text: str) -> Markup:
-    """Escape text, then put our resource badge before each amount ('2 water')."""
-
-    def with_badge(amount: re.Match[str]) -> str:
-        paren, sign, number, plus, word = amount.groups()
-        resource = _RESOURCE_CLASS[word.lower()]
-        badge = f'<span class="rl-res rl-{resource}">{number}{plus}</span>'
-        return f'<span class="rl-amount">{paren}{sign}{badge} {word}</span>'
-
-    return Markup(_AMOUNT.sub(with_badge, str(escape(text))))
+bp.add_app_template_filter(amounts, "amounts")  # cards/_macros.html's iconize()
 
 
 # --- what the pages show ------------------------------------------------------------

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from flask import get_template_attribute
 from flask.testing import FlaskClient
 from markupsafe import escape
 
@@ -14,7 +15,6 @@ from companion.cards import default_root, load_catalog, present_sets
 from companion.cards.__main__ import main
 from companion.lookup import load_lookup
 from companion.lookup.rulings import RULINGS_FILE, RulingsError, load_rulings, problems
-from companion.web.cards import iconize
 from tests.cards_web.conftest import HX
 
 CARD_DB = default_root()
@@ -141,6 +141,8 @@ def test_text_over_several_lines_reads_as_one_paragraph() -> None:
 
 def test_every_page_and_panel_shows_its_item_rulings(client: FlaskClient) -> None:
     lookup = load_lookup(CARD_DB)
+    with client.application.app_context():
+        iconize = get_template_attribute("cards/_macros.html", "iconize")
     for item in lookup.index.items:
         url = f"/cards/{item.kind}/{item.id}"
         pages = [client.get(url), client.get(url + "/panel"), client.get(url, headers=HX)]
