@@ -12,7 +12,6 @@ own base catalog.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlencode
@@ -23,16 +22,14 @@ from flask import (
     make_response,
     redirect,
     render_template,
-    render_template_string,
     request,
     url_for,
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from jinja2_fragments.flask import render_block
-from markupsafe import Markup
 
 from companion.cards.index import KIND_NAMES
 from companion.cards.search import (
@@ -114,21 +111,6 @@ def _not_found(message: str) -> ResponseReturnValue:
 # --- routes -------------------------------------------------------------------------
 
 
-_ROW: Final[str] = '{% from "cards/_macros.html" import row with context %}{{ row(hit) }}'
-
-
-def _row_html(hit: Hit, helpers: Mapping[str, object]) -> Markup:
-    """A result row. Rows differ only by item and the text shown, so each is rendered once
-    per app and locale: the empty search and "Show all" stay fast."""
-    cache: dict[tuple[str, ...], Markup] = current_app.extensions.setdefault("card_rows", {})
-    label = hit.text.label if hit.text is not None else ""
-    key = (str(get_locale()), hit.item.kind, hit.item.id, label)
-    html = cache.get(key)
-    if html is None:
-        html = cache[key] = Markup(render_template_string(_ROW, hit=hit, **helpers))
-    return html
-
-
 @bp.get("/cards")
 def index() -> ResponseReturnValue:
     query = parse_query(request.args)
@@ -137,7 +119,6 @@ def index() -> ResponseReturnValue:
     shown: list[Hit] = hits if show_all else hits[:LIMIT]
     args = query_args(query)
     helpers = _helpers(lookup())
-    helpers["row_html"] = lambda hit: _row_html(hit, helpers)
     context = {
         "query": query,
         "args": args,
