@@ -58,18 +58,6 @@ _RIVAL_INFLUENCE_NEEDED: Final = Ruling(
     "other half used) when the Rival lacks it.",
     IX8,
 )
-# Rulings of one board space, by its id.
-_SPACE_RULINGS: Final[dict[str, Ruling]] = {
-    "mentat": Ruling(
-        "No House Hagal card sends a Rival here, but a solo Rival can win the Mentat as a "
-        "Conflict reward; it then plays it as an extra Agent.",
-        RB20,
-    ),
-    "high_council": Ruling("A Rival never takes a seat on the High Council.", f"{H} §5"),
-    "tech_negotiation": Ruling(
-        "You can't recruit a Negotiator back from Ix as a troop.", "FAQ, troops"
-    ),
-}
 _OVERLAY: Final = Ruling(
     "With Rise of Ix the CHOAM board overlay covers the Landsraad and CHOAM sections of the "
     "board, this space included.",
@@ -89,14 +77,8 @@ def _space(catalog: Catalog, rulings: Rulings, space: SpaceDef) -> list[Ruling]:
         found.append(_BONUS_SPICE)
     if space.requires_influence:
         found.append(_RIVAL_INFLUENCE_NEEDED)
-    if space.id == "mentat":
-        found.append(_SPACE_RULINGS["mentat"])
-    if space.id == "high_council":
-        found.append(_SPACE_RULINGS["high_council"])
     if space.id == "foldspace":  # the Reserve card's ruling names the space too
         found += rulings.get("reserve:foldspace", ())[:1]
-    if space.id == "tech_negotiation":
-        found.append(_SPACE_RULINGS["tech_negotiation"])
     if space.removed_with:
         found.append(_OVERLAY)
     return found
