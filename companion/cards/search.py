@@ -99,59 +99,64 @@ def normalize(text: str) -> str:
 # --- facts written out from the typed fields ------------------------------------------
 
 
-def plural(n: int, one: str, many: str | None = None) -> str:
+def plural(count: int, one: str, many: str | None = None) -> str:
     """'1 troop', '2 troops'."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
+    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def resources_text(r: Resources, empty: str = "free") -> str:
+def resources_text(resources: Resources, empty: str = "free") -> str:
     """'2 Solari, 1 spice'; `empty` when there is nothing."""
     parts = [
         f"{n} {label}"
-        for n, label in ((r.solari, "Solari"), (r.spice, "spice"), (r.water, "water"))
+        for n, label in (
+            (resources.solari, "Solari"),
+            (resources.spice, "spice"),
+            (resources.water, "water"),
+        )
         if n
     ]
     return ", ".join(parts) or empty
 
 
-def reward_text(r: Reward, names: Mapping[str, str] | None = None) -> str:
+def reward_text(reward: Reward, names: Mapping[str, str] | None = None) -> str:
     """A reward in words: '1 VP, 2 water, control of Arrakeen'."""
     parts: list[str] = []
-    if r.vp:
-        parts.append(plural(r.vp, "Victory Point"))
-    if r.influence:
-        if r.influence_factions > 1:
+    if reward.vp:
+        parts.append(plural(reward.vp, "Victory Point"))
+    if reward.influence:
+        if reward.influence_factions > 1:
             parts.append(
-                f"+{r.influence} Influence with each of {r.influence_factions} different Factions"
+                f"+{reward.influence} Influence with each of "
+                f"{reward.influence_factions} different Factions"
             )
         else:
-            parts.append(f"+{r.influence} Influence with one Faction of your choice")
-    for n, label in ((r.solari, "Solari"), (r.spice, "spice"), (r.water, "water")):
+            parts.append(f"+{reward.influence} Influence with one Faction of your choice")
+    for n, label in ((reward.solari, "Solari"), (reward.spice, "spice"), (reward.water, "water")):
         if n:
             parts.append(f"{n} {label}")
-    if r.intrigue:
-        parts.append(plural(r.intrigue, "Intrigue card"))
-    if r.troops:
-        parts.append(f"recruit {plural(r.troops, 'troop')}")
-    if r.freighter:
-        parts.append(plural(r.freighter, "Freighter move"))
-    if r.control:
-        parts.append(f"control of {(names or {}).get(r.control, r.control)}")
-    if r.mentat:
+    if reward.intrigue:
+        parts.append(plural(reward.intrigue, "Intrigue card"))
+    if reward.troops:
+        parts.append(f"recruit {plural(reward.troops, 'troop')}")
+    if reward.freighter:
+        parts.append(plural(reward.freighter, "Freighter move"))
+    if reward.control:
+        parts.append(f"control of {(names or {}).get(reward.control, reward.control)}")
+    if reward.mentat:
         parts.append("the Mentat")
-    if r.trash:
+    if reward.trash:
         parts.append("trash a card")
-    if r.choose:
-        options = " or ".join(reward_text(o, names) for o in r.options)
-        parts.append(f"choose {r.choose}: {options}")
-    for offer in r.offers:
+    if reward.choose:
+        options = " or ".join(reward_text(o, names) for o in reward.options)
+        parts.append(f"choose {reward.choose}: {options}")
+    for offer in reward.offers:
         parts.append(
             f"you may pay {resources_text(offer.cost)} for {plural(offer.vp, 'Victory Point')}"
         )
     return ", ".join(parts) or "nothing"
 
 
-def hagal_facts(h: HagalCardDef, names: Mapping[str, str]) -> list[str]:
+def hagal_facts(card: HagalCardDef, names: Mapping[str, str]) -> list[str]:
     """What a House Hagal card makes the Rival do, one short sentence each."""
     facts: list[str] = []
 
@@ -159,30 +164,31 @@ def hagal_facts(h: HagalCardDef, names: Mapping[str, str]) -> list[str]:
         found = [f"+1 {FACTION_NAMES[influence]} Influence"] if influence else []
         return found + ([plural(freighter, "Freighter move")] if freighter else [])
 
-    if h.reshuffle:
+    if card.reshuffle:
         facts.append("Reshuffle every House Hagal card into a new deck, then reveal again.")
-    elif h.harvest:
+    elif card.harvest:
         facts.append("Sends the Agent to a maker space with bonus spice (see below).")
-    elif h.space and h.space_if_guild_2:
+    elif card.space and card.space_if_guild_2:
         # The two dual cards: each half has its own space and gains (FAQ, "Rivals").
-        low = [f"sends the Agent to {names.get(h.space, h.space)}"]
-        low += gains(h.influence, h.freighter)
-        high = [f"sends it to {names.get(h.space_if_guild_2, h.space_if_guild_2)}"]
-        high += gains(h.influence_if_guild_2, h.freighter_if_guild_2)
+        low = [f"sends the Agent to {names.get(card.space, card.space)}"]
+        low += gains(card.influence, card.freighter)
+        high = [f"sends it to {names.get(card.space_if_guild_2, card.space_if_guild_2)}"]
+        high += gains(card.influence_if_guild_2, card.freighter_if_guild_2)
         facts.append("With 0 or 1 Spacing Guild Influence: " + "; ".join(low) + ".")
         facts.append("With 2 or more Spacing Guild Influence: " + "; ".join(high) + ".")
-    elif h.space:
-        facts.append(f"Sends the Agent to {names.get(h.space, h.space)}.")
-    if not h.space_if_guild_2:
-        facts += [f"{g}." for g in gains(h.influence, h.freighter)]
-    if h.troops:
-        facts.append(f"Recruit {plural(h.troops, 'troop')}.")
-    if h.signet:
+    elif card.space:
+        facts.append(f"Sends the Agent to {names.get(card.space, card.space)}.")
+    if not card.space_if_guild_2:
+        facts += [f"{g}." for g in gains(card.influence, card.freighter)]
+    if card.troops:
+        facts.append(f"Recruit {plural(card.troops, 'troop')}.")
+    if card.signet:
         facts.append("Signet Ring: the Rival uses its Leader's Signet ability (solo).")
-    facts += _dreadnought_and_tech(h.dreadnought, h.acquire_tech, h.tech_discount, "a Tech tile")
-    if h.negotiator:
-        facts.append(f"If it can't afford a tile: {plural(h.negotiator, 'Negotiator')} on Ix.")
-    facts.append(f"Combat bonus: {plural(h.swords, 'sword')}.")
+    tile = "a Tech tile"
+    facts += _dreadnought_and_tech(card.dreadnought, card.acquire_tech, card.tech_discount, tile)
+    if card.negotiator:
+        facts.append(f"If it can't afford a tile: {plural(card.negotiator, 'Negotiator')} on Ix.")
+    facts.append(f"Combat bonus: {plural(card.swords, 'sword')}.")
     return facts
 
 
@@ -195,24 +201,26 @@ def _dreadnought_and_tech(dreadnoughts: int, acquire: bool, discount: int, tech:
     return facts
 
 
-def space_facts(s: SpaceDef) -> list[str]:
+def space_facts(space: SpaceDef) -> list[str]:
     """A board space's cost, requirements and Rise of Ix icons in words."""
-    facts = [f"Cost: {s.cost_note or resources_text(s.cost)}."]
-    for faction, n in s.requires_influence.items():
+    facts = [f"Cost: {space.cost_note or resources_text(space.cost)}."]
+    for faction, n in space.requires_influence.items():
         facts.append(f"Needs {n} {FACTION_NAMES.get(faction, faction)} Influence.")
-    if s.combat:
+    if space.combat:
         facts.append("Combat space.")
-    if s.maker:
-        facts.append(f"Maker space: {s.base_spice} base spice, plus any bonus spice.")
-    if s.control_bonus is not None:
-        facts.append(f"Control bonus: {resources_text(s.control_bonus)}.")
-    if s.once_per_game:
+    if space.maker:
+        facts.append(f"Maker space: {space.base_spice} base spice, plus any bonus spice.")
+    if space.control_bonus is not None:
+        facts.append(f"Control bonus: {resources_text(space.control_bonus)}.")
+    if space.once_per_game:
         facts.append("Once per game.")
-    if s.freighter:
-        facts.append(f"{plural(s.freighter, 'Freighter move')}.")
-    facts += _dreadnought_and_tech(s.dreadnought, s.acquire_tech, s.tech_discount, "Tech")
-    if s.negotiator:
-        facts.append(f"{plural(s.negotiator, 'Negotiator')}.")
+    if space.freighter:
+        facts.append(f"{plural(space.freighter, 'Freighter move')}.")
+    facts += _dreadnought_and_tech(
+        space.dreadnought, space.acquire_tech, space.tech_discount, "Tech"
+    )
+    if space.negotiator:
+        facts.append(f"{plural(space.negotiator, 'Negotiator')}.")
     return facts
 
 
@@ -374,8 +382,8 @@ def _text(label: str, text: str) -> Text:
     return Text(label, text, " " + normalize(text))
 
 
-def _texts(e: Entry, names: Mapping[str, str]) -> list[Text]:
-    r = e.record
+def _texts(entry: Entry, names: Mapping[str, str]) -> list[Text]:
+    r = entry.record
     found: list[tuple[str, str]] = []
     if isinstance(r, CardDef):
         if r.cost is not None:
@@ -420,11 +428,11 @@ def _texts(e: Entry, names: Mapping[str, str]) -> list[Text]:
         found.append(("Rival", r.rival_rule))
     elif isinstance(r, HagalCardDef):
         found.append(("Card", " ".join(hagal_facts(r, names))))
-    found.append(("Explanation", e.explanation))
+    found.append(("Explanation", entry.explanation))
     return [_text(label, text) for label, text in found if text]
 
 
-def _summary(e: Entry, texts: list[Text]) -> Text | None:
+def _summary(entry: Entry, texts: list[Text]) -> Text | None:
     """The text a result row shows when the name is what matched."""
     prefer = {
         "imperium": ("Agent", "Reveal", "Rules"),
@@ -438,7 +446,7 @@ def _summary(e: Entry, texts: list[Text]) -> Text | None:
         "space": ("Effects",),
         "track": ("Effects",),
         "hagal": ("Card",),
-    }.get(e.kind, ())
+    }.get(entry.kind, ())
     for label in prefer:
         for t in texts:
             if t.label == label:
@@ -446,11 +454,11 @@ def _summary(e: Entry, texts: list[Text]) -> Text | None:
     return texts[0] if texts else None
 
 
-def _item(e: Entry, order: int, names: Mapping[str, str]) -> Item:
-    texts = _texts(e, names)
-    name = " " + normalize(e.name)
+def _item(entry: Entry, order: int, names: Mapping[str, str]) -> Item:
+    texts = _texts(entry, names)
+    name = " " + normalize(entry.name)
     haystack = _SEP.join([name, *(t.folded for t in texts)])
-    r = e.record
+    r = entry.record
     extra: dict[str, object] = {}
     if isinstance(r, CardDef):
         per_player = PLAYER_COLOURS if r.per_player else 1
@@ -475,37 +483,37 @@ def _item(e: Entry, order: int, names: Mapping[str, str]) -> Item:
     elif isinstance(r, TechDef):
         extra = {"rival_tech": r.hagal_ok}
     return Item(
-        entry=e,
+        entry=entry,
         order=order,
         name=name,
         texts=tuple(texts),
         haystack=haystack,
-        summary=_summary(e, texts),
+        summary=_summary(entry, texts),
         **extra,  # type: ignore[arg-type]
     )
 
 
-def _passes(item: Item, q: Query) -> bool:
-    if q.set is not None and item.entry.set != q.set:
+def _passes(item: Item, query: Query) -> bool:
+    if query.set is not None and item.entry.set != query.set:
         return False
-    if q.kind is not None and item.kind != q.kind:
+    if query.kind is not None and item.kind != query.kind:
         return False
-    if q.faction is not None and q.faction not in item.factions:
+    if query.faction is not None and query.faction not in item.factions:
         return False
-    if q.icon is not None and q.icon not in item.icons:
+    if query.icon is not None and query.icon not in item.icons:
         return False
-    if q.cost_min is not None or q.cost_max is not None:
+    if query.cost_min is not None or query.cost_max is not None:
         if item.cost is None:
             return False
-        if q.cost_min is not None and item.cost < q.cost_min:
+        if query.cost_min is not None and item.cost < query.cost_min:
             return False
-        if q.cost_max is not None and item.cost > q.cost_max:
+        if query.cost_max is not None and item.cost > query.cost_max:
             return False
-    if q.intrigue_type is not None and q.intrigue_type not in item.intrigue_types:
+    if query.intrigue_type is not None and query.intrigue_type not in item.intrigue_types:
         return False
-    if q.level is not None and item.level != q.level:
+    if query.level is not None and item.level != query.level:
         return False
-    return not (q.rival_tech and not item.rival_tech)
+    return not (query.rival_tech and not item.rival_tech)
 
 
 def _first_text(item: Item, needles: list[str]) -> Text | None:

@@ -432,8 +432,8 @@ _DETAILS: Mapping[str, Details] = {
 }
 
 
-def _count(n: object, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _count(count: object, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def _house(state: GameState, house_id: str | None) -> House | None:

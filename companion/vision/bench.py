@@ -123,16 +123,16 @@ def _size(case: Case) -> str:
     return f"{case.size[0]}x{case.size[1]}"
 
 
-def _round(v: float) -> float:
-    return round(v, 2)
+def _round(value: float) -> float:
+    return round(value, 2)
 
 
-def _percentile(values: Sequence[float], q: float) -> float:
+def _percentile(values: Sequence[float], quantile: float) -> float:
     """Nearest-rank percentile (what "p95" means in the report)."""
     if not values:
         return 0.0
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered) + 0.5) - 1))]
+    return ordered[min(len(ordered) - 1, max(0, round(quantile * len(ordered) + 0.5) - 1))]
 
 
 def _version(package: str) -> str | None:

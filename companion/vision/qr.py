@@ -145,11 +145,11 @@ class _Finders:
     support: Ints
 
 
-def _finder_runs(b: Gray, tolerance: float, min_run: int) -> tuple[Ints, Floats, Floats]:
+def _finder_runs(binary: Gray, tolerance: float, min_run: int) -> tuple[Ints, Floats, Floats]:
     """Rows through finder patterns: (row, core centre x, module size)."""
-    h, w = b.shape
+    h, w = binary.shape
     padded = np.zeros((h, w + 2), np.uint8)
-    padded[:, 1:-1] = b
+    padded[:, 1:-1] = binary
     # Positions are raveled over rows of w + 1 edges. Every row starts and ends light, so
     # edges pair up: a dark run starts at each even edge and ends at the next one.
     edges = np.flatnonzero(padded[:, 1:] != padded[:, :-1])
@@ -175,14 +175,14 @@ def _finder_runs(b: Gray, tolerance: float, min_run: int) -> tuple[Ints, Floats,
     return row, centre, total[idx] / 7.0
 
 
-def _finders(b: Gray, tolerance: float, min_run: int) -> _Finders:
+def _finders(binary: Gray, tolerance: float, min_run: int) -> _Finders:
     """Finder pattern centres: where a 1:1:3:1:1 row and a 1:1:3:1:1 column cross."""
     empty = _Finders(np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0, np.int64))
-    hy, hx, hm = _finder_runs(b, tolerance, min_run)
-    vx, vy, vm = _finder_runs(np.ascontiguousarray(b.T), tolerance, min_run)
+    hy, hx, hm = _finder_runs(binary, tolerance, min_run)
+    vx, vy, vm = _finder_runs(np.ascontiguousarray(binary.T), tolerance, min_run)
     if hy.size == 0 or vx.size == 0:
         return empty
-    h, w = b.shape
+    h, w = binary.shape
     hxi = np.clip(np.round(hx).astype(np.int64), 0, w - 1)
     vyi = np.clip(np.round(vy).astype(np.int64), 0, h - 1)
     rows = np.zeros((h, w), np.uint8)
@@ -239,21 +239,21 @@ class _Candidates:
     size: Ints
 
 
-def _triples(f: _Finders, keep: int, limit: int) -> tuple[Ints, Ints, Ints, Floats]:
+def _triples(finders: _Finders, keep: int, limit: int) -> tuple[Ints, Ints, Ints, Floats]:
     """Finder triples shaped like a QR code's corner, best first: tl, tr, bl, size guess."""
-    n = f.x.size
+    n = finders.x.size
     none = np.zeros(0, np.int64)
     if n < 3:
         return none, none, none, np.zeros(0)
     if n > keep:
         # Keep the best supported. A real finder is crossed by about 3 modules' worth of
         # rows and columns, so support grows with module size; noise makes tiny ones.
-        index = np.argsort(-f.support, kind="stable")[:keep]
+        index = np.argsort(-finders.support, kind="stable")[:keep]
         n = keep
     else:
         index = np.arange(n)
-    x, y, module = f.x[index], f.y[index], f.module[index]
-    support = f.support[index].astype(np.float64)
+    x, y, module = finders.x[index], finders.y[index], finders.module[index]
+    support = finders.support[index].astype(np.float64)
     dx = x[None, :] - x[:, None]  # [a, b]: vector a -> b
     dy = y[None, :] - y[:, None]
     dist = np.hypot(dx, dy)
@@ -310,9 +310,9 @@ def _triples(f: _Finders, keep: int, limit: int) -> tuple[Ints, Ints, Ints, Floa
     )
 
 
-def _candidates(f: _Finders, options: Options) -> _Candidates:
+def _candidates(finders: _Finders, options: Options) -> _Candidates:
     """Each triple with its estimated size and, with `version_retry`, two either side."""
-    tl, tr, bl, estimate = _triples(f, options.max_finders, options.max_triples)
+    tl, tr, bl, estimate = _triples(finders, options.max_finders, options.max_triples)
     version = np.clip(np.round((estimate - 17) / 4), 1, 40).astype(np.int64)
     steps = (0, -1, 1, -2, 2) if options.version_retry else (0,)
     sizes = np.stack([17 + 4 * (version + d) for d in steps], 1).ravel()
@@ -323,23 +323,23 @@ def _candidates(f: _Finders, options: Options) -> _Candidates:
     )
 
 
-def _affine(f: _Finders, t: _Triple, size: int) -> NDArray[np.float64]:
+def _affine(finders: _Finders, triple: _Triple, size: int) -> NDArray[np.float64]:
     """Module coordinates -> image pixels, from the three finder centres alone."""
-    tl = np.array([f.x[t.tl], f.y[t.tl]])
-    u = (np.array([f.x[t.tr], f.y[t.tr]]) - tl) / (size - 7)
-    v = (np.array([f.x[t.bl], f.y[t.bl]]) - tl) / (size - 7)
+    tl = np.array([finders.x[triple.tl], finders.y[triple.tl]])
+    u = (np.array([finders.x[triple.tr], finders.y[triple.tr]]) - tl) / (size - 7)
+    v = (np.array([finders.x[triple.bl], finders.y[triple.bl]]) - tl) / (size - 7)
     origin = tl - 3.5 * (u + v)
     return np.array([[u[0], v[0], origin[0]], [u[1], v[1], origin[1]], [0.0, 0.0, 1.0]])
 
 
-def _bilinear(gray: Gray, x: Floats, y: Floats) -> Floats:
+def _bilinear(gray: Gray, xs: Floats, ys: Floats) -> Floats:
     """Grey at many points at once (one `cv2.remap`; maps are at most 32767 wide)."""
-    n = x.size
+    n = xs.size
     width = 4096
     rows = max(1, -(-n // width))
     mx = np.zeros(rows * width, np.float32)
     my = np.zeros(rows * width, np.float32)
-    mx[:n], my[:n] = x, y
+    mx[:n], my[:n] = xs, ys
     values = cv2.remap(
         gray,
         mx.reshape(rows, width),
@@ -350,21 +350,22 @@ def _bilinear(gray: Gray, x: Floats, y: Floats) -> Floats:
     return np.asarray(values, np.float64).ravel()[:n]
 
 
-def _timing_scores(gray: Gray, f: _Finders, c: _Candidates) -> Floats:
+def _timing_scores(gray: Gray, finders: _Finders, candidates: _Candidates) -> Floats:
     """For each candidate: how well row 6 and column 6 alternate dark and light.
 
     About 1 when they do; a wrong size or a false triple scores near 0. Every candidate
     is sampled at once.
     """
-    n = c.size.size
+    n = candidates.size.size
     if n == 0:
         return np.zeros(0)
-    size = c.size.astype(np.float64)
-    tl = np.stack([f.x[c.tl], f.y[c.tl]], 1)
-    u = (np.stack([f.x[c.tr], f.y[c.tr]], 1) - tl) / (size - 7)[:, None]
-    v = (np.stack([f.x[c.bl], f.y[c.bl]], 1) - tl) / (size - 7)[:, None]
+    size = candidates.size.astype(np.float64)
+    tl = np.stack([finders.x[candidates.tl], finders.y[candidates.tl]], 1)
+    span = (size - 7)[:, None]  # modules between the finder centres
+    u = (np.stack([finders.x[candidates.tr], finders.y[candidates.tr]], 1) - tl) / span
+    v = (np.stack([finders.x[candidates.bl], finders.y[candidates.bl]], 1) - tl) / span
     # Timing modules 8 .. size - 9 of row 6 and of column 6; even ones are dark.
-    lengths = c.size - 16
+    lengths = candidates.size - 16
     total = int(lengths.sum())
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     owner = np.repeat(np.arange(n), lengths)
@@ -441,10 +442,10 @@ def _find_alignment(
 
 
 def _homography(
-    gray: Gray, f: _Finders, t: _Triple, size: int, alignment: bool
+    gray: Gray, finders: _Finders, triple: _Triple, size: int, alignment: bool
 ) -> NDArray[np.float64]:
     """Module coordinates (0..size) -> image pixels, from the finders (and alignment)."""
-    h = _affine(f, t, size)
+    h = _affine(finders, triple, size)
     if not alignment or size < 25:
         return h
     corner = size - 6.5
@@ -453,18 +454,20 @@ def _homography(
         return h
     at = h @ np.array([found[0], found[1], 1.0])
     src = np.array([[3.5, 3.5], [size - 3.5, 3.5], [3.5, size - 3.5], [corner, corner]])
-    dst = np.array([[f.x[i], f.y[i]] for i in (t.tl, t.tr, t.bl)] + [[at[0], at[1]]])
+    dst = np.array(
+        [[finders.x[i], finders.y[i]] for i in (triple.tl, triple.tr, triple.bl)] + [[at[0], at[1]]]
+    )
     return np.asarray(
         cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)), np.float64
     )
 
 
-def _sample(gray: Gray, h: NDArray[np.float64], size: int) -> Floats:
+def _sample(gray: Gray, homography: NDArray[np.float64], size: int) -> Floats:
     """Grey at the centre of every module (bilinear), as a size x size array."""
     # Output pixel (u, v) is module point (u + 0.5, v + 0.5). Centre points beat module
     # means: blur mixes less of the neighbours in there.
     centre = np.array([[1.0, 0, 0.5], [0, 1.0, 0.5], [0, 0, 1]])
-    return np.asarray(_resample(gray, h @ centre, size), np.float64)
+    return np.asarray(_resample(gray, homography @ centre, size), np.float64)
 
 
 def _resample(gray: NDArray[Any], to_image: NDArray[np.float64], side: int) -> NDArray[Any]:
@@ -549,9 +552,11 @@ class _Read:
     finders: tuple[int, int, int]
 
 
-def _read(gray: Gray, f: _Finders, t: _Triple, size: int, options: Options) -> _Read | None:
+def _read(
+    gray: Gray, finders: _Finders, triple: _Triple, size: int, options: Options
+) -> _Read | None:
     """Sample, threshold and decode one candidate code of known size."""
-    h = _homography(gray, f, t, size, options.alignment)
+    h = _homography(gray, finders, triple, size, options.alignment)
     cells = _sample(gray, h, size)
     for bits in _thresholds(cells, options):
         text = _read_modules(bits)
@@ -559,7 +564,7 @@ def _read(gray: Gray, f: _Finders, t: _Triple, size: int, options: Options) -> _
             quad = np.array([[[0, 0], [size, 0], [size, size], [0, size]]], np.float64)
             pts = cv2.perspectiveTransform(quad, h)[0]
             corners = tuple((float(x), float(y)) for x, y in pts)
-            return _Read(text, corners, (t.tl, t.tr, t.bl))
+            return _Read(text, corners, (triple.tl, triple.tr, triple.bl))
     return None
 
 

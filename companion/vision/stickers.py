@@ -134,8 +134,8 @@ def _runs(matrix: Matrix) -> Iterable[tuple[int, int, int]]:
                 x += 1
 
 
-def _fmt(v: float) -> str:
-    return f"{v:.3f}".rstrip("0").rstrip(".")
+def _fmt(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def sticker_svg(

@@ -139,10 +139,10 @@ class Scene:
 # --- geometry -------------------------------------------------------------------------
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+def _solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting for a small dense system."""
-    n = len(b)
-    m = [[*row, b[i]] for i, row in enumerate(a)]
+    n = len(rhs)
+    m = [[*row, rhs[i]] for i, row in enumerate(matrix)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[pivot] = m[pivot], m[col]
@@ -168,32 +168,35 @@ def _homography(src: Sequence[Point], dst: Sequence[Point]) -> tuple[float, ...]
     return tuple(_solve(a, b))
 
 
-def _apply(h: Sequence[float], p: Point) -> Point:
-    x, y = p
-    w = h[6] * x + h[7] * y + 1
-    return ((h[0] * x + h[1] * y + h[2]) / w, (h[3] * x + h[4] * y + h[5]) / w)
+def _apply(homography: Sequence[float], point: Point) -> Point:
+    x, y = point
+    w = homography[6] * x + homography[7] * y + 1
+    return (
+        (homography[0] * x + homography[1] * y + homography[2]) / w,
+        (homography[3] * x + homography[4] * y + homography[5]) / w,
+    )
 
 
-def _rotate(p: Point, angle: float, about: Point = (0.0, 0.0)) -> Point:
+def _rotate(point: Point, angle: float, about: Point = (0.0, 0.0)) -> Point:
     c, s = math.cos(angle), math.sin(angle)
-    x, y = p[0] - about[0], p[1] - about[1]
+    x, y = point[0] - about[0], point[1] - about[1]
     return (about[0] + c * x - s * y, about[1] + s * x + c * y)
 
 
-def _place(p: Point, size: tuple[int, int], angle: float, centre: Point) -> Point:
+def _place(point: Point, size: tuple[int, int], angle: float, centre: Point) -> Point:
     """A point of a card image once the card lies turned by `angle` at `centre`."""
-    q = _rotate((p[0] - size[0] / 2, p[1] - size[1] / 2), angle)
+    q = _rotate((point[0] - size[0] / 2, point[1] - size[1] / 2), angle)
     return (q[0] + centre[0], q[1] + centre[1])
 
 
-def _separated(a: Sequence[Point], b: Sequence[Point]) -> bool:
+def _separated(first: Sequence[Point], second: Sequence[Point]) -> bool:
     """True when two convex polygons do not overlap (separating axis theorem)."""
-    for poly in (a, b):
+    for poly in (first, second):
         for i, p in enumerate(poly):
             q = poly[(i + 1) % len(poly)]
             nx, ny = q[1] - p[1], p[0] - q[0]
-            pa = [nx * x + ny * y for x, y in a]
-            pb = [nx * x + ny * y for x, y in b]
+            pa = [nx * x + ny * y for x, y in first]
+            pb = [nx * x + ny * y for x, y in second]
             if max(pa) < min(pb) or max(pb) < min(pa):
                 return True
     return False
@@ -488,7 +491,7 @@ def make_scene(
     return Scene(seed, size, chosen, tuple(codes), jpeg, image)
 
 
-def scenes(n: int, seed: int = 0) -> Iterator[Scene]:
+def scenes(count: int, seed: int = 0) -> Iterator[Scene]:
     """`n` random scenes for the benchmark, alternating 1280x720 and 1920x1080."""
-    for i in range(n):
+    for i in range(count):
         yield make_scene(seed * 1_000_003 + i, SIZES[i % len(SIZES)])
