@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from flask_babel import gettext, ngettext
 
 from companion.rules.catalog import Catalog
-from companion.rules.engine import DIFFICULTY, hagal_cards
+from companion.rules.hagal import hagal_cards
 from companion.rules.ix import STACKS
+from companion.rules.setup import DIFFICULTY
 from companion.rules.state import UNKNOWN_TILE, GameState, SeatSetup, Setup
 
 # Where the Rise of Ix board spaces are (Ix rulebook p.3 and p.12).
