@@ -1,0 +1,136 @@
+"""Upload limits: pixel counts read from the header, decoder errors, the decoding slots."""
+
+from __future__ import annotations
+
+import io
+import struct
+import threading
+import zlib
+
+import cv2
+import pytest
+from PIL import Image
+
+from companion import vision
+from companion.vision import qr
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def bomb_png(side: int, rows: int | None = None) -> bytes:
+    """A 1-bit blank PNG `side` pixels square, small on disk; `rows` cuts its data short."""
+    compressor = zlib.compressobj(9)
+    row = b"\x00" * (1 + (side + 7) // 8)  # filter byte, then the row's packed bits
+    data = b"".join(compressor.compress(row) for _ in range(side if rows is None else rows))
+    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", data + compressor.flush())
+        + _chunk(b"IEND", b"")
+    )
+
+
+def small_png(size: tuple[int, int] = (64, 48)) -> bytes:
+    out = io.BytesIO()
+    Image.new("L", size, 200).save(out, format="PNG")
+    return out.getvalue()
+
+
+@pytest.fixture
+def no_decoding(monkeypatch):
+    """OpenCV's decoder, replaced by one that fails the test if it is ever called."""
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("the pixels were decoded")
+
+    monkeypatch.setattr(qr.cv2, "imdecode", refuse)
+
+
+def test_the_header_gives_the_size_without_decoding(no_decoding):
+    assert qr.check_size(small_png((64, 48))) == (64, 48)
+
+
+def test_a_pixel_bomb_is_refused_from_its_header_alone(no_decoding):
+    bomb = bomb_png(30_000)
+    assert len(bomb) < 200_000  # 900 megapixels in a small file
+    with pytest.raises(qr.ImageTooLarge):
+        qr.decode(bomb)
+    with pytest.raises(qr.ImageTooLarge):
+        vision.decode(bomb)
+
+
+@pytest.mark.parametrize("side", [6_400, 60_000, 200_000])
+def test_every_size_over_the_limit_is_refused_as_too_large(no_decoding, side):
+    with pytest.raises(qr.ImageTooLarge):
+        qr.check_size(bomb_png(side, rows=1))  # Pillow's own bomb error included
+
+
+def test_a_photo_at_the_limit_passes_the_header_check(no_decoding):
+    assert qr.check_size(bomb_png(6_324, rows=1)) == (6_324, 6_324)  # 39.99 megapixels
+
+
+def test_a_corrupt_png_raises_image_error():
+    data = bytearray(small_png())
+    start = data.index(b"IDAT") + 4
+    data[start : start + 16] = b"\xff" * 16
+    with pytest.raises(qr.ImageError):
+        qr.decode(bytes(data))
+
+
+def test_an_opencv_failure_is_an_image_error(monkeypatch):
+    def fail(*args: object) -> None:
+        raise cv2.error("imdecode failed")
+
+    monkeypatch.setattr(qr.cv2, "imdecode", fail)
+    with pytest.raises(qr.ImageError):
+        qr.decode(small_png())
+
+
+def test_a_broken_lazily_loaded_pillow_image_is_an_image_error():
+    data = small_png((640, 480))
+    with Image.open(io.BytesIO(data[: len(data) // 2])) as truncated:
+        with pytest.raises(qr.ImageError):
+            qr.decode(truncated)
+
+
+def test_a_photo_that_finds_every_slot_taken_raises_decode_busy(monkeypatch):
+    monkeypatch.setattr(vision, "DECODE_WAIT_SECONDS", 0.01)
+    held = [vision._slots.acquire(blocking=False) for _ in range(vision.DECODE_SLOTS)]
+    try:
+        assert all(held)
+        with pytest.raises(vision.DecodeBusy):
+            vision.decode(small_png())
+    finally:
+        for _ in held:
+            vision._slots.release()
+    assert vision.decode(small_png()).codes == ()  # the slots are free again
+
+
+def test_no_more_than_the_slots_decode_at_once(monkeypatch):
+    running = 0
+    most = 0
+    lock = threading.Lock()
+    real_decode = qr.decode
+
+    def counting(*args: object, **kwargs: object) -> object:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        try:
+            threading.Event().wait(0.05)
+            return real_decode(*args, **kwargs)  # type: ignore[arg-type]
+        finally:
+            with lock:
+                running -= 1
+
+    monkeypatch.setattr(qr, "decode", counting)
+    threads = [threading.Thread(target=vision.decode, args=(small_png(),)) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert 1 <= most <= vision.DECODE_SLOTS
