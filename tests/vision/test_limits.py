@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import io
-import struct
 import threading
-import zlib
 
 import cv2
 import pytest
@@ -13,40 +11,13 @@ from PIL import Image
 
 from companion import vision
 from companion.vision import qr
-
-
-def _chunk(kind: bytes, body: bytes) -> bytes:
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
-
-
-def bomb_png(side: int, rows: int | None = None) -> bytes:
-    """A 1-bit blank PNG `side` pixels square, small on disk; `rows` cuts its data short."""
-    compressor = zlib.compressobj(9)
-    row = b"\x00" * (1 + (side + 7) // 8)  # filter byte, then the row's packed bits
-    data = b"".join(compressor.compress(row) for _ in range(side if rows is None else rows))
-    header = struct.pack(">IIBBBBB", side, side, 1, 0, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", data + compressor.flush())
-        + _chunk(b"IEND", b"")
-    )
-
-
-def small_png(size: tuple[int, int] = (64, 48)) -> bytes:
-    out = io.BytesIO()
-    Image.new("L", size, 200).save(out, format="PNG")
-    return out.getvalue()
+from tests.vision.images import bomb_png, refuse_decoding, small_png
 
 
 @pytest.fixture
 def no_decoding(monkeypatch):
     """OpenCV's decoder, replaced by one that fails the test if it is ever called."""
-
-    def refuse(*args: object) -> None:
-        raise AssertionError("the pixels were decoded")
-
-    monkeypatch.setattr(qr.cv2, "imdecode", refuse)
+    monkeypatch.setattr(cv2, "imdecode", refuse_decoding)
 
 
 def test_the_header_gives_the_size_without_decoding(no_decoding):
@@ -84,16 +55,16 @@ def test_an_opencv_failure_is_an_image_error(monkeypatch):
     def fail(*args: object) -> None:
         raise cv2.error("imdecode failed")
 
-    monkeypatch.setattr(qr.cv2, "imdecode", fail)
+    monkeypatch.setattr(cv2, "imdecode", fail)
     with pytest.raises(qr.ImageError):
         qr.decode(small_png())
 
 
 def test_a_broken_lazily_loaded_pillow_image_is_an_image_error():
     data = small_png((640, 480))
-    with Image.open(io.BytesIO(data[: len(data) // 2])) as truncated:
-        with pytest.raises(qr.ImageError):
-            qr.decode(truncated)
+    truncated = Image.open(io.BytesIO(data[: len(data) // 2]))
+    with pytest.raises(qr.ImageError):
+        qr.decode(truncated)
 
 
 def test_a_photo_that_finds_every_slot_taken_raises_decode_busy(monkeypatch):
