@@ -62,6 +62,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         WTF_CSRF_TIME_LIMIT=None,  # a game night lasts longer than an hour
         LIVE_POLL_MS=1000,
+        # Bodies above this are refused (413) before they are read: a 12 MB photo
+        # (web.scan.MAX_IMAGE_BYTES) and its form fields fit.
+        MAX_CONTENT_LENGTH=13 * 1024 * 1024,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

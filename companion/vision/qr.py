@@ -27,8 +27,10 @@ has the figures):
 
 from __future__ import annotations
 
+import io
 import math
 import threading
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias
@@ -40,15 +42,33 @@ from PIL import Image
 
 from companion.vision.payload import DecodeResult, ScannedCode, identify
 
-__all__ = ["DEFAULT", "ImageError", "Options", "decode", "decode_qr", "decode_stock", "read_image"]
+__all__ = [
+    "DEFAULT",
+    "MAX_PIXELS",
+    "ImageError",
+    "ImageTooLarge",
+    "Options",
+    "check_size",
+    "decode",
+    "decode_qr",
+    "decode_stock",
+    "read_image",
+]
 
 Gray: TypeAlias = NDArray[np.uint8]
 Floats: TypeAlias = NDArray[np.float64]
 Ints: TypeAlias = NDArray[np.int64]
 
 
+MAX_PIXELS: Final = 40_000_000  # an encoded photo above this is refused before decoding
+
+
 class ImageError(ValueError):
     """Bytes OpenCV cannot read as an image, or an array that is not 8-bit pixels."""
+
+
+class ImageTooLarge(ImageError):
+    """An encoded photo whose header declares more than MAX_PIXELS pixels."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,20 +128,52 @@ _SUPPORT_WEIGHT: Final = 2.0
 # --- input ----------------------------------------------------------------------------
 
 
+def check_size(data: bytes | bytearray | memoryview) -> tuple[int, int]:
+    """Width and height from an encoded photo's header, read without decoding its pixels.
+
+    Raises ImageTooLarge above MAX_PIXELS and ImageError for what Pillow cannot identify.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(bytes(data))) as header:
+                width, height = header.size
+    except Image.DecompressionBombError as exc:
+        raise ImageTooLarge("the header declares too many pixels") from exc
+    except Exception as exc:  # Pillow's plugins raise many kinds on junk headers
+        raise ImageError("not an image Pillow can identify") from exc
+    if width * height > MAX_PIXELS:
+        raise ImageTooLarge(f"{width}x{height} is over {MAX_PIXELS} pixels")
+    return width, height
+
+
+def _decode_bytes(data: bytes | bytearray | memoryview) -> Gray:
+    """Encoded bytes as grey pixels, once the header says they are not too many."""
+    check_size(data)
+    buf = np.frombuffer(data, np.uint8)
+    try:
+        gray = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if buf.size else None
+    except cv2.error as exc:
+        raise ImageError("OpenCV failed to decode the image") from exc
+    if gray is None:
+        raise ImageError("not an image OpenCV can read")
+    return np.asarray(gray, np.uint8)
+
+
 def read_image(image: bytes | Gray | Image.Image) -> Gray:
     """A grey image from encoded bytes (JPEG, PNG...), a Pillow image, or a pixel array.
 
     Arrays may be grey, or colour with 3 or 4 channels in either RGB or BGR order: the
     grey weights shift a little between the two, which does not matter for decoding.
+    Encoded bytes are checked against MAX_PIXELS (`check_size`) before decoding.
     """
     if isinstance(image, bytes | bytearray | memoryview):
-        buf = np.frombuffer(image, np.uint8)
-        gray = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if buf.size else None
-        if gray is None:
-            raise ImageError("not an image OpenCV can read")
-        return np.asarray(gray, np.uint8)
+        return _decode_bytes(image)
     if isinstance(image, Image.Image):
-        image = np.asarray(image.convert("L") if image.mode not in ("L", "RGB") else image)
+        try:
+            image = np.asarray(image.convert("L") if image.mode not in ("L", "RGB") else image)
+        except (OSError, ValueError) as exc:  # a lazily loaded file that turns out broken
+            raise ImageError("Pillow failed to load the image") from exc
     arr = np.asarray(image)
     if arr.dtype != np.uint8:
         raise ImageError(f"expected uint8 pixels, got {arr.dtype}")

@@ -16,9 +16,9 @@ from companion.cards.search import normalize
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import GameState
+from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
-from companion.vision import stickers
-from companion.vision.qr import ImageError, decode
+from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
 from companion.web.htmx import is_htmx
 
 bp = Blueprint("scan", __name__)
@@ -130,30 +130,55 @@ class Found:
     name: str | None
 
 
-def _read_upload() -> tuple[list[Found], str | None]:
-    """The codes in the uploaded photo (field `image`), or an error message."""
+@dataclass(frozen=True)
+class Upload:
+    """What the uploaded photo held: its codes, or an error message and its status."""
+
+    found: list[Found]
+    error: str | None = None
+    status: int = 200
+
+
+def _refused(error: str, status: int = 422) -> Upload:
+    return Upload([], error, status)
+
+
+def _read_upload() -> Upload:
+    """The codes in the uploaded photo (field `image`), or why it was refused."""
     upload = request.files.get("image")
     if upload is None:
-        return [], "Choose a photo to read (field 'image')."
+        return _refused("Choose a photo to read (field 'image').")
     data = upload.read(MAX_IMAGE_BYTES + 1)
     if not data:
-        return [], "The photo is empty."
+        return _refused("The photo is empty.")
     if len(data) > MAX_IMAGE_BYTES:
-        return [], "That photo is too large (12 MB at most)."
+        return _refused("That photo is too large (12 MB at most).")
     try:
         result = decode(data, _known())
+    except ImageTooLarge:
+        megapixels = MAX_PIXELS // 1_000_000
+        return _refused(f"That photo has too many pixels ({megapixels} megapixels at most).")
     except ImageError:
-        return [], "That file is not a photo we can read (JPEG, PNG or WebP)."
+        return _refused("That file is not a photo we can read (JPEG, PNG or WebP).")
+    except DecodeBusy:
+        return _refused("The server is busy reading other photos: try again in a moment.", 503)
     found = [
         Found(c.payload, c.card_id, c.copy, card_name(c.card_id) if c.card_id else None)
         for c in result.codes
     ]
-    return found, None
+    return Upload(found)
 
 
 def _wants_json() -> bool:
-    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
-    return best == "application/json"
+    """JSON only when asked for by name (`Accept: application/json`), never by htmx.
+
+    htmx and browsers send `*/*` or `text/html`; wildcards never pick JSON.
+    """
+    if is_htmx():
+        return False
+    named = dict(request.accept_mimetypes)
+    json_quality = named.get("application/json", 0)
+    return json_quality > 0 and json_quality >= named.get("text/html", 0)
 
 
 @bp.get("/scan")
@@ -163,10 +188,11 @@ def scan_page() -> ResponseReturnValue:
 
 @bp.post("/scan")
 def scan() -> ResponseReturnValue:
-    found, error = _read_upload()
+    upload = _read_upload()
+    found, error, status = upload.found, upload.error, upload.status
     if _wants_json():
         if error:
-            return {"error": error}, 422
+            return {"error": error}, status
         return {
             "codes": [
                 {"payload": f.payload, "card_id": f.card_id, "copy": f.copy, "name": f.name}
@@ -175,7 +201,6 @@ def scan() -> ResponseReturnValue:
             ],
             "unknown": [f.payload for f in found if not f.card_id],
         }
-    status = 422 if error else 200
     if is_htmx():
         return render_block("scan/scan.html", "found", found=found, error=error, game=None), status
     return render_template("scan/scan.html", game=None, found=found, error=error), status
@@ -299,9 +324,10 @@ def buy_page(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/scan")
 def game_scan(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
-    found, error = _read_upload()
-    if error:
-        return _buy_page(view, [], [], error, status=422)
+    upload = _read_upload()
+    found = upload.found
+    if upload.error:
+        return _buy_page(view, [], [], upload.error, status=upload.status)
     recent = _recent()
     offers = [
         _offer(view.state, f.card_id, f.copy)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import io
 
+import cv2
+import pytest
 import qrcode  # type: ignore[import-untyped, unused-ignore]
 from PIL import Image
 
+from companion import vision
 from companion.vision.stickers import catalog_stickers
+from tests.vision.images import bomb_png, refuse_decoding, small_png
 
 HOST = "http://192.168.1.20:5000"
 
@@ -175,3 +179,110 @@ def test_scanning_for_an_unknown_game_is_404(client):
     assert client.post("/games/999/scan", data=upload(photo)).status_code == 404
     assert client.post("/games/999/buy", data={"house": "p1"}).status_code == 404
     assert client.get("/games/999/buy").status_code == 404
+
+
+# -- what the page answers: HTML unless JSON is asked for by name ---------------------------
+
+MARKUP = "<a href=x>Tap</a>"
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_htmx_gets_html_even_when_it_accepts_anything(client):
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/3")
+    response = client.post(
+        "/scan", data=upload(photo), headers={"HX-Request": "true", "Accept": "*/*"}
+    )
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert 'id="found"' in body and "The Spice Must Flow #3" in body
+
+
+@pytest.mark.parametrize("accept", ["*/*", BROWSER_ACCEPT, "application/json;q=0.5, text/html"])
+def test_a_plain_form_post_gets_the_page_unless_json_is_preferred_by_name(client, accept):
+    response = client.post("/scan", data=upload(small_png()), headers={"Accept": accept})
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert "<html" in response.get_data(as_text=True)
+
+
+def test_json_asked_for_with_htmx_still_gets_html(client):
+    response = client.post(
+        "/scan",
+        data=upload(small_png()),
+        headers={"HX-Request": "true", "Accept": "application/json"},
+    )
+    assert response.mimetype == "text/html"
+
+
+def test_markup_in_a_code_is_shown_as_text_on_the_scan_page(client):
+    response = client.post(
+        "/scan", data=upload(qr_png(MARKUP)), headers={"HX-Request": "true", "Accept": "*/*"}
+    )
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "&lt;a href=x&gt;Tap&lt;/a&gt;" in body
+    assert "<a href=x>" not in body
+
+
+def test_markup_in_a_code_is_shown_as_text_on_the_purchase_page(game, client):
+    game_id = game.new_2p()
+    response = client.post(
+        f"/games/{game_id}/scan", data=upload(qr_png(MARKUP)), headers={"HX-Request": "true"}
+    )
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "&lt;a href=x&gt;Tap&lt;/a&gt;" in body
+    assert "<a href=x>" not in body
+
+
+# -- upload limits ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_decoding(monkeypatch):
+    """OpenCV's decoder, replaced by one that fails the test if it is ever called."""
+    monkeypatch.setattr(cv2, "imdecode", refuse_decoding)
+
+
+def test_a_pixel_bomb_is_refused_before_decoding(client, no_decoding):
+    bomb = upload(bomb_png(30_000))
+    response = client.post("/scan", data=bomb, headers={"Accept": "application/json"})
+    assert response.status_code == 422
+    assert "too many pixels (40 megapixels at most)" in response.get_json()["error"]
+
+
+def test_a_pixel_bomb_is_refused_in_a_game_too(game, client, no_decoding):
+    game_id = game.new_2p()
+    response = client.post(f"/games/{game_id}/scan", data=upload(bomb_png(60_000, rows=1)))
+    assert response.status_code == 422
+    assert "too many pixels" in response.get_data(as_text=True)
+
+
+def test_a_corrupt_png_is_refused_with_a_message(client):
+    data = bytearray(small_png())
+    start = data.index(b"IDAT") + 4
+    data[start : start + 16] = b"\xff" * 16
+    response = client.post("/scan", data=upload(bytes(data)), headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "not a photo we can read" in response.get_data(as_text=True)
+
+
+def test_a_body_over_the_content_limit_is_refused_with_413(app, client):
+    limit = app.config["MAX_CONTENT_LENGTH"]
+    assert limit > 12 * 1024 * 1024  # a 12 MB photo and its form still fit
+    body = b"--x\r\nContent-Disposition: form-data; name=image; filename=a.png\r\n\r\n"
+    body += b"\0" * limit  # raw bytes: the test client spools a dict this large to a file
+    response = client.post("/scan", data=body, content_type="multipart/form-data; boundary=x")
+    assert response.status_code == 413
+    assert "too large" in response.get_data(as_text=True)
+
+
+def test_a_photo_that_finds_every_slot_taken_is_answered_503(client, monkeypatch):
+    monkeypatch.setattr(vision, "DECODE_WAIT_SECONDS", 0.01)
+    held = [vision._slots.acquire(blocking=False) for _ in range(vision.DECODE_SLOTS)]
+    try:
+        response = client.post("/scan", data=upload(small_png()), headers={"HX-Request": "true"})
+    finally:
+        for _ in held:
+            vision._slots.release()
+    assert response.status_code == 503
+    assert "try again in a moment" in response.get_data(as_text=True)
