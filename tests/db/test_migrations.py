@@ -1,4 +1,5 @@
-"""The migrations: the app migrates however it is started (issue 17, finding 7)."""
+"""The migrations: the app migrates however it is started (issue 17, finding 7), and a
+crash in the middle of them leaves a database the next start migrates (finding 6)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 from flask import Flask
+from flask_migrate import upgrade
+from sqlalchemy import event
 
-from companion import services
-from tests.web.conftest import dispose
+from companion import create_app, services
+from companion.db import db
+from companion.web import forms
+from tests.web.conftest import BASE_CONFIG, SOLO_FORM, dispose
 from tests.web.test_restart import keep_logging  # noqa: F401  (a fixture)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -42,3 +49,73 @@ def test_the_wsgi_app_starts_again_on_its_migrated_database(wsgi_app: Flask) -> 
         assert again.test_client().get("/").status_code == 200
     finally:
         dispose(again)
+
+
+# -- a crash during the migrations (finding 6) ------------------------------------------
+
+
+class Crash(Exception):
+    """The server dying in the middle of the migrations."""
+
+
+def upgrade_cut_after(app: Flask, statements: int) -> int:
+    """Run the migrations, crashing after their `statements`-th SQL statement (0: never);
+    the number of statements run."""
+    seen = 0
+
+    def count(*_: object) -> None:
+        nonlocal seen
+        seen += 1
+        if seen == statements:
+            raise Crash
+
+    with app.app_context():
+        event.listen(db.engine, "after_cursor_execute", count)
+        try:
+            upgrade()
+        finally:
+            event.remove(db.engine, "after_cursor_execute", count)
+    return seen
+
+
+def app_on(path: Path) -> Flask:
+    app = create_app({**BASE_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        services.forget_cache()
+    return app
+
+
+def assert_migrated_and_working(app: Flask) -> None:
+    """The schema is the models' and a game can be played on it."""
+    with app.app_context(), db.engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), db.metadata) == []
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    with app.app_context():
+        game_id = services.create_game(forms.setup_from(SOLO_FORM, 1), app.extensions["catalog"])
+    assert client.get(f"/games/{game_id}").status_code == 200
+
+
+def test_a_crash_at_any_statement_of_the_migrations_is_recovered_by_the_next_start(
+    tmp_path: Path,
+) -> None:
+    whole = app_on(tmp_path / "whole.sqlite")
+    try:
+        statements = upgrade_cut_after(whole, 0)
+    finally:
+        dispose(whole)
+    assert statements > 5
+    for cut in range(1, statements + 1):
+        path = tmp_path / f"cut{cut}.sqlite"
+        crashed = app_on(path)
+        try:
+            with pytest.raises(Crash):
+                upgrade_cut_after(crashed, cut)
+        finally:
+            dispose(crashed)
+        restarted = app_on(path)
+        try:
+            upgrade_cut_after(restarted, 0)
+            assert_migrated_and_working(restarted)
+        finally:
+            dispose(restarted)
