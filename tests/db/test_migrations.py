@@ -1,5 +1,6 @@
-"""The migrations: the app migrates however it is started (issue 17, finding 7), and a
-crash in the middle of them leaves a database the next start migrates (finding 6)."""
+"""The migrations: the app migrates however it is started (issue 17, finding 7), a crash
+in the middle of them leaves a database the next start migrates (finding 6), and the
+migration to ids never reused keeps every game and event (finding 5)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask import Flask
 from flask_migrate import upgrade
-from sqlalchemy import event
+from sqlalchemy import event, func, insert, select, text
 
 from companion import create_app, services
 from companion.db import db
+from companion.db.models import GameEvent
 from companion.web import forms
 from tests.web.conftest import BASE_CONFIG, SOLO_FORM, dispose
 from tests.web.test_restart import keep_logging  # noqa: F401  (a fixture)
@@ -119,3 +121,42 @@ def test_a_crash_at_any_statement_of_the_migrations_is_recovered_by_the_next_sta
             assert_migrated_and_working(restarted)
         finally:
             dispose(restarted)
+
+
+# -- ids never reused (finding 5) --------------------------------------------------------
+
+FIRST_REVISION = "2e2a20be4f47"  # games and events, with SQLite's reusable ids
+
+
+def add_events(game_id: int, count: int) -> None:
+    rows = [
+        {"game_id": game_id, "seq": seq, "actor": "player", "undone": False}
+        | {"action": {"type": "Reveal", "house": "p1"}}
+        for seq in range(1, count + 1)
+    ]
+    db.session.execute(insert(GameEvent), rows)
+    db.session.commit()
+
+
+def event_count() -> int:
+    return db.session.scalar(select(func.count()).select_from(GameEvent)) or 0
+
+
+def test_the_migration_to_ids_never_reused_keeps_every_game_and_event(tmp_path: Path) -> None:
+    app = app_on(tmp_path / "old.sqlite")
+    setup = forms.setup_from(SOLO_FORM, 1)
+    try:
+        with app.app_context():
+            upgrade(revision=FIRST_REVISION)
+            kept, last = (services.create_game(setup, app.extensions["catalog"]) for _ in "ab")
+            add_events(kept, 3)
+            add_events(last, 2)
+            upgrade()
+            assert event_count() == 5
+            assert db.session.execute(text("PRAGMA foreign_key_check")).all() == []
+            services.delete_game(last)  # its events go with it: the foreign key still holds
+            assert event_count() == 3
+            assert services.create_game(setup, app.extensions["catalog"]) == last + 1
+            assert services.load(kept, app.extensions["catalog"]).id == kept
+    finally:
+        dispose(app)
