@@ -4,7 +4,10 @@ migration to ids never reused keeps every game and event (finding 5)."""
 
 from __future__ import annotations
 
+import os
 import runpy
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -51,6 +54,28 @@ def test_the_wsgi_app_starts_again_on_its_migrated_database(wsgi_app: Flask) -> 
         assert again.test_client().get("/").status_code == 200
     finally:
         dispose(again)
+
+
+def test_two_workers_starting_together_on_a_fresh_database_both_serve(tmp_path: Path) -> None:
+    """As `gunicorn --workers 2 wsgi:app` does: each process migrates, one at a time."""
+    env = os.environ | {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite'}",
+        "COMPANION_SECRET_KEY": "test",
+    }
+    serve_home = "import wsgi; print(wsgi.app.test_client().get('/').status_code)"
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", serve_home],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    answers = [worker.communicate(timeout=120) for worker in workers]
+    assert [out.strip() for out, _ in answers] == ["200", "200"], answers
 
 
 # -- a crash during the migrations (finding 6) ------------------------------------------
