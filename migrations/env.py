@@ -1,17 +1,20 @@
 import logging
+from contextlib import contextmanager
 from logging.config import fileConfig
 
 from flask import current_app
 
 from alembic import context
+from sqlalchemy import event
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
 config = context.config
 
 # Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# This line sets up loggers basically, leaving the ones already made (a WSGI
+# server's, the app's) enabled: the app migrates on start however it is started.
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 
@@ -68,6 +71,38 @@ def run_migrations_offline():
         context.run_migrations()
 
 
+@contextmanager
+def sqlite_transactional_ddl(connection):
+    """On SQLite, make a migration's DDL part of its transaction, so that a crash
+    mid-way leaves the database as it was before the migration.
+
+    pysqlite begins a transaction only before INSERT/UPDATE/DELETE, so CREATE and DROP
+    ran (and stayed) outside of it: the connection goes to pysqlite's autocommit mode
+    and each SQLAlchemy transaction emits its own BEGIN (SQLAlchemy's recipe for
+    SQLite). Foreign keys are off meanwhile, as SQLite's procedure for altering a table
+    asks, so a migration that recreates a table does not cascade its DROP.
+    """
+    if connection.dialect.name != "sqlite":
+        yield
+        return
+    dbapi_connection = connection.connection.dbapi_connection
+    isolation_level = dbapi_connection.isolation_level
+    dbapi_connection.isolation_level = None
+    foreign_keys = dbapi_connection.execute("PRAGMA foreign_keys").fetchone()[0]
+    dbapi_connection.execute("PRAGMA foreign_keys=OFF")
+
+    def begin(conn):
+        conn.exec_driver_sql("BEGIN")
+
+    event.listen(connection, "begin", begin)
+    try:
+        yield
+    finally:
+        event.remove(connection, "begin", begin)
+        dbapi_connection.execute(f"PRAGMA foreign_keys={int(foreign_keys)}")
+        dbapi_connection.isolation_level = isolation_level
+
+
 def run_migrations_online():
     """Run migrations in 'online' mode.
 
@@ -92,10 +127,12 @@ def run_migrations_online():
 
     connectable = get_engine()
 
-    with connectable.connect() as connection:
+    with connectable.connect() as connection, sqlite_transactional_ddl(connection):
+        # Each migration commits on its own: a crash loses at most the one under way.
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),
+            transaction_per_migration=True,
             **conf_args
         )
 

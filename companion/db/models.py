@@ -22,7 +22,12 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     `ruleset` records the card_db version the game was created with. Nothing reads it
     yet: a game replays against the current card_db, and the column is there for the day
     a card_db change needs old logs told apart (a migration would read it).
+
+    Ids are never reused, not even a deleted game's (SQLite's AUTOINCREMENT; PostgreSQL's
+    sequences never go back): a page still showing a deleted game can't post into another.
     """
+
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     created_at: Mapped[datetime] = mapped_column(default=utc_now)

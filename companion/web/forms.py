@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from flask_babel import gettext as _
@@ -159,10 +160,19 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
     )
 
 
+def _without_controls(text: str) -> str:
+    """`text` without control characters (NUL included; PostgreSQL can't store it): the
+    ones that break a line or tab become spaces, the others are dropped."""
+    return "".join(
+        (" " if char.isspace() else "") if unicodedata.category(char) == "Cc" else char
+        for char in text
+    ).strip()
+
+
 def _seat(form: Mapping[str, str], seat: str, unnamed: str) -> SeatSetup:
     """The seat whose fields are named `seat`_name, _leader and _color."""
     return SeatSetup(
-        _text(form, f"{seat}_name", "") or unnamed,
+        _without_controls(_text(form, f"{seat}_name", "")) or unnamed,
         _text(form, f"{seat}_leader"),
         _text(form, f"{seat}_color"),
     )

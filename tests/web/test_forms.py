@@ -61,6 +61,21 @@ def test_players_left_unnamed_get_names_that_read_as_sentences(form):
     assert names == ["Player 1", "Player 2"][: len(names)]
 
 
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("\x00csrf-token\x00", "csrf-token"),
+        ("Ann\tB\r\nC\x7f\x85", "Ann B  C"),
+        ("\x00\x1b", "Player 1"),  # nothing left: the name of a player left unnamed
+        ("Zo\u00eb \U0001f469\u200d\U0001f680", "Zo\u00eb \U0001f469\u200d\U0001f680"),
+    ],
+)
+def test_player_names_are_kept_without_control_characters(typed, stored):
+    """A NUL or an escape is no part of a name (PostgreSQL refuses NUL; the live view
+    showed what a name hid between NULs); accents and emoji joiners are kept."""
+    assert setup_from(SOLO_FORM | {"p1_name": typed}, seed=1).humans[0].name == stored
+
+
 def test_an_unknown_expansion_is_refused():
     with pytest.raises(IllegalAction, match="Rise of Ix"):
         setup_from(SOLO_FORM | {"expansion": "dune_2"}, seed=1)
