@@ -12,6 +12,7 @@ import socket
 from collections.abc import Sequence
 from pathlib import Path
 
+import psutil
 from flask_migrate import upgrade
 from waitress import serve
 from werkzeug.serving import make_server
@@ -21,14 +22,16 @@ from companion.tls import ensure_certificate
 
 
 def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses that other devices on the network can reach."""
-    found: set[str] = set()
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(str(info[4][0]))
-    except OSError:
-        pass
-    return sorted(a for a in found if not a.startswith("127."))
+    """This machine's IPv4 addresses that other devices on the network can reach: every
+    interface's, but loopback and link-local ones. (The host name's address is no guide:
+    Debian and Ubuntu map it to 127.0.1.1.)"""
+    found = {
+        address.address
+        for addresses in psutil.net_if_addrs().values()
+        for address in addresses
+        if address.family == socket.AF_INET
+    }
+    return sorted(a for a in found if not a.startswith(("127.", "169.254.")))
 
 
 def freeze_startup_heap() -> None:
