@@ -10,11 +10,13 @@ from werkzeug.exceptions import HTTPException
 
 from companion import services
 from companion.web import cards, games, scan
+from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, alert, is_htmx
 
 
 def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
+    app.wsgi_app = RefuseBadHosts(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(games.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)
