@@ -61,6 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         CARD_DB_PATH=str(default_root()),
         BABEL_DEFAULT_LOCALE="en",
         WTF_CSRF_TIME_LIMIT=None,  # a game night lasts longer than an hour
+        SESSION_COOKIE_SAMESITE="Lax",  # no other site's form posts with this session
         LIVE_POLL_MS=1000,
         # Bodies above this are refused (413) before they are read: a 12 MB photo
         # (web.scan.MAX_IMAGE_BYTES) and its form fields fit.

@@ -25,10 +25,17 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> ResponseReturnValue:
-        return _error_answer(
-            400,
-            _("This page expired (its security token is missing or old): reload it and try again."),
-        )
+        if "referrer" in (exc.description or "").lower():  # over HTTPS only
+            message = _(
+                "Over HTTPS each tap must say which page it comes from, and this browser "
+                "sent no address (its Referer header): allow it in the browser's settings, "
+                "then reload."
+            )
+        else:
+            message = _(
+                "This page expired (its security token is missing or old): reload it and try again."
+            )
+        return _error_answer(400, message)
 
     @app.errorhandler(services.GameNotFound)
     def game_not_found(exc: services.GameNotFound) -> ResponseReturnValue:

@@ -1058,6 +1058,7 @@ def test_over_https_every_token_is_checked_with_the_referrer(csrf_game, csrf_app
     form = SOLO_FORM | {"csrf_token": token}
     response = client.post("/games", data=form, **https)
     assert response.status_code == 400  # Flask-WTF: the referrer header is missing
+    assert "Referer header" in response.get_data(as_text=True)  # not "This page expired"
     referred = {"Referer": "https://table.local/games/new"}
     assert client.post("/games", data=form, headers=referred, **https).status_code == 303
 
@@ -1188,3 +1189,10 @@ def test_the_htmx_config_swaps_409_and_422(client):
     config = pages.parse(body).metas["htmx-config"]
     assert '"code": "409", "swap": true' in config
     assert '"code": "422", "swap": true' in config
+
+
+def test_the_session_cookie_stays_on_this_site(csrf_client):
+    """Issue 17, finding 13: SameSite=Lax, so another site's form can't post with it."""
+    response = csrf_client.get("/games/new")
+    cookie = response.headers["Set-Cookie"]
+    assert "SameSite=Lax" in cookie
