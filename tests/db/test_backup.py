@@ -1,0 +1,123 @@
+"""Backups hold every game (issue 17, finding 1): `flask --app wsgi backup PATH` copies
+the live database with SQLite's online backup API, and a brand new app on the copy
+replays every game to the same state."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.engine import make_url
+
+from companion import services
+from companion.db import db
+from companion.db.backup import BackupRefused, Copied, backup_to, sqlite_file
+from companion.db.models import GameEvent
+from companion.rules.state import GameState
+from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM, dispose, make_app
+from tests.web.test_restart import Server
+
+
+@pytest.fixture
+def live(tmp_path) -> Iterator[Server]:
+    """A server mid-evening: three games at different points, its connections open."""
+    server = Server(tmp_path / "companion.sqlite")
+    for seed, form, steps in ((1, SOLO_FORM, 25), (2, TWO_PLAYER_FORM, 40), (3, SOLO_FORM, 0)):
+        game_id = server.create(form, seed)
+        server.play(game_id, random.Random(seed), steps)
+    yield server
+    server.stop()
+
+
+def events(server: Server) -> list[tuple[int, int, object, bool]]:
+    with server.app.app_context():
+        rows = db.session.scalars(select(GameEvent).order_by(GameEvent.game_id, GameEvent.seq))
+        return [(row.game_id, row.seq, row.action, row.undone) for row in rows]
+
+
+def games(server: Server) -> dict[int, tuple[int, str, GameState]]:
+    """Every stored game by id: its version, title and the state its log replays to."""
+    with server.app.app_context():
+        ids = [summary.id for summary in services.list_games()]
+    return {
+        game_id: (view.version, view.title, view.state)
+        for game_id in ids
+        for view in [server.view(game_id)]
+    }
+
+
+def test_the_backup_command_copies_every_game_and_event_of_a_running_server(live, tmp_path):
+    # The live app's connections are still open: the newest commits are in the WAL only.
+    assert (tmp_path / "companion.sqlite-wal").stat().st_size > 0
+    target = tmp_path / "saved" / "backup.sqlite"
+    target.parent.mkdir()
+
+    result = live.app.test_cli_runner().invoke(args=["backup", str(target)])
+
+    assert result.exit_code == 0, result.output
+    assert f"Backed up 3 games ({len(events(live))} events) to {target}" in result.output
+    assert sorted(path.name for path in target.parent.iterdir()) == ["backup.sqlite"]
+    copy = Server(target)
+    try:
+        assert len(games(copy)) == 3
+        assert games(copy) == games(live)
+        assert events(copy) == events(live)
+    finally:
+        copy.stop()
+
+
+def test_a_backup_while_a_game_is_played_is_a_state_the_game_went_through(live, tmp_path):
+    game_id = live.create(SOLO_FORM, seed=7)
+    states: list[GameState] = [live.view(game_id).state]
+    writer = threading.Thread(
+        target=lambda: states.extend(live.play(game_id, random.Random(7), 60))
+    )
+    writer.start()
+    copies: list[Copied] = []
+    while writer.is_alive() or not copies:
+        copies.append(backup_to(make_url(live.url), tmp_path / f"during-{len(copies)}.sqlite"))
+    writer.join()
+
+    assert all(copied.games == 4 for copied in copies)
+    for copied in (copies[0], copies[-1]):
+        copy = Server(copied.path)
+        try:
+            assert copy.view(game_id).state in states
+        finally:
+            copy.stop()
+
+
+def test_the_backup_command_refuses_postgresql_and_names_pg_dump(tmp_path):
+    url = make_url("postgresql+psycopg://table:secret@localhost/companion")
+    with pytest.raises(BackupRefused, match="pg_dump"):
+        backup_to(url, tmp_path / "backup.sqlite")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [("sqlite://", "in-memory SQLite"), ("mysql://localhost/companion", "own dump tool")],
+)
+def test_databases_without_a_file_to_copy_are_refused_with_a_reason(url, reason):
+    with pytest.raises(BackupRefused, match=reason):
+        sqlite_file(make_url(url))
+
+
+def test_the_command_exits_non_zero_with_the_reason(live, tmp_path):
+    runner = live.app.test_cli_runner()
+    itself = runner.invoke(args=["backup", str(tmp_path / "companion.sqlite")])
+    assert itself.exit_code != 0 and "is the database itself" in itself.output
+    nowhere = runner.invoke(args=["backup", str(tmp_path / "no-such-folder" / "b.sqlite")])
+    assert nowhere.exit_code != 0 and "no-such-folder does not exist" in nowhere.output
+
+    in_memory = make_app()
+    try:
+        result = in_memory.test_cli_runner().invoke(args=["backup", str(tmp_path / "x")])
+    finally:
+        dispose(in_memory)
+    assert result.exit_code == 1
+    assert "Error: The games are in an in-memory SQLite database" in result.output
+    assert not (tmp_path / "x").exists()
