@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import argparse
 import gc
+import signal
 import socket
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
+from flask import Flask
 from flask_migrate import upgrade
 from waitress import serve
 from werkzeug.serving import make_server
 
 from companion import create_app
+from companion.db import db
+from companion.db.backup import checkpoint
 from companion.tls import ensure_certificate
 
 
@@ -38,6 +45,24 @@ def freeze_startup_heap() -> None:
     looking into it; objects made later (games, pages) are collected as before."""
     gc.collect()
     gc.freeze()
+
+
+@contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM (a service manager's stop, `kill`) ends the server as Ctrl-C does, so what
+    follows the serving loop runs; the previous handler comes back afterwards."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set signal handlers
+        return
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -64,6 +89,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"On this machine: {scheme}://localhost:{args.port}/")
     for address in lan_addresses():
         print(f"On the tablet (same network): {scheme}://{address}:{args.port}/")
+    try:
+        with sigterm_as_ctrl_c():
+            run_server(app, args)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C or SIGTERM: a normal stop
+    finally:
+        stopped(app)
+    return 0
+
+
+def run_server(app: Flask, args: argparse.Namespace) -> None:
+    """Serve until stopped: waitress, or Werkzeug's threaded server for --https."""
     if args.https:
         cert, key = ensure_certificate(Path(app.instance_path) / "https", lan_addresses())
         print(f"Self-signed certificate: {cert} (trust it on the tablet once: see README)")
@@ -71,9 +108,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         make_server(
             args.host, args.port, app, threaded=True, ssl_context=(str(cert), str(key))
         ).serve_forever()
-        return 0
+        return
     serve(app, host=args.host, port=args.port, threads=args.threads, ident="companion")
-    return 0
+
+
+def stopped(app: Flask) -> None:
+    """After serving: checkpoint SQLite's write-ahead log, so the database file alone
+    holds every game, and close the connections."""
+    with app.app_context():
+        if not checkpoint(db.engine):
+            print("The database was still in use: its -wal file holds the latest games.")
 
 
 if __name__ == "__main__":

@@ -4,19 +4,31 @@ replays every game to the same state."""
 
 from __future__ import annotations
 
+import gc
+import os
 import random
+import shutil
+import signal
+import sqlite3
 import threading
+import time
+import urllib.request
 from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
 
 import pytest
+from flask import Flask
 from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
-from companion import services
+from companion import serve, services
 from companion.db import db
-from companion.db.backup import BackupRefused, Copied, backup_to, sqlite_file
+from companion.db.backup import BackupRefused, Copied, backup_to, checkpoint, sqlite_file
 from companion.db.models import GameEvent
 from companion.rules.state import GameState
+from companion.web import forms
+from tests.server.test_kill import free_port, start
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM, dispose, make_app
 from tests.web.test_restart import Server
 
@@ -121,3 +133,91 @@ def test_the_command_exits_non_zero_with_the_reason(live, tmp_path):
     assert result.exit_code == 1
     assert "Error: The games are in an in-memory SQLite database" in result.output
     assert not (tmp_path / "x").exists()
+
+
+# -- the checkpoint when the server stops ----------------------------------------------
+
+
+def games_in_main_file_alone(database: Path, tmp_path: Path) -> int:
+    """Copy the database file without its -wal, as `cp` does, and count the games in it."""
+    alone = tmp_path / "copied-alone.sqlite"
+    shutil.copyfile(database, alone)
+    with closing(sqlite3.connect(alone)) as copy:
+        try:
+            return int(copy.execute("SELECT count(*) FROM game").fetchone()[0])
+        except sqlite3.OperationalError:  # no such table: the schema is in the -wal too
+            return 0
+
+
+def test_after_the_checkpoint_the_main_file_alone_holds_every_game(live, tmp_path):
+    database = tmp_path / "companion.sqlite"
+    expected = games(live)
+    assert games_in_main_file_alone(database, tmp_path) == 0  # the README's `cp` until now
+    # Another connection (a second worker, a reader) stays open, so closing ours doesn't
+    # checkpoint by itself: only the explicit checkpoint moves the log into the file.
+    with closing(sqlite3.connect(database)) as other:
+        other.execute("SELECT count(*) FROM game").fetchone()
+        with live.app.app_context():
+            assert checkpoint(db.engine)
+        assert (tmp_path / "companion.sqlite-wal").stat().st_size == 0
+        alone = tmp_path / "alone.sqlite"
+        shutil.copyfile(database, alone)
+    copy = Server(alone)
+    try:
+        assert games(copy) == expected
+    finally:
+        copy.stop()
+
+
+def test_sigterm_stops_the_server_after_a_checkpoint(tmp_path, monkeypatch):
+    database = tmp_path / "companion.sqlite"
+    reader: list[sqlite3.Connection] = []
+    fallback: list[int] = []
+
+    def play_then_sigterm(app: Flask, **kwargs: object) -> None:
+        reader.append(sqlite3.connect(database))  # keeps the -wal file from closing
+        reader[0].execute("SELECT count(*) FROM game").fetchone()
+        with app.app_context():
+            services.create_game(forms.setup_from(SOLO_FORM, 5), app.extensions["catalog"])
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(5)  # the handler interrupts this
+        pytest.fail("SIGTERM did not stop the server")
+
+    monkeypatch.setattr(serve, "serve", play_then_sigterm)
+    monkeypatch.setenv("COMPANION_SQLALCHEMY_DATABASE_URI", f"sqlite:///{database}")
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "test")
+
+    def record(signum: int, frame: object) -> None:
+        fallback.append(signum)
+
+    previous = signal.signal(signal.SIGTERM, record)
+    try:
+        assert serve.main(["--host", "127.0.0.1", "--port", "0"]) == 0
+        assert signal.getsignal(signal.SIGTERM) is record  # the handler before is back
+        assert not fallback
+        assert (tmp_path / "companion.sqlite-wal").stat().st_size == 0
+        assert games_in_main_file_alone(database, tmp_path) == 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        gc.unfreeze()  # the other tests run with a normal heap
+        for connection in reader:
+            connection.close()
+
+
+def test_the_real_server_checkpoints_when_it_gets_sigterm(tmp_path):
+    database = tmp_path / "companion.sqlite"
+    port = free_port()
+    process = start(f"sqlite:///{database}", port, tmp_path)  # it runs the migrations
+    try:
+        other = Server(database)  # a second process adds games, then lets go
+        for seed in (1, 2):
+            other.play(other.create(SOLO_FORM, seed), random.Random(seed), 20)
+        other.stop()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as home:
+            assert home.read().decode().count("Memnon Thorvald (mentat)<") == 2  # it read them
+        assert games_in_main_file_alone(database, tmp_path) == 0
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0
+    finally:
+        process.kill()
+    assert games_in_main_file_alone(database, tmp_path) == 2
