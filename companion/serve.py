@@ -10,6 +10,7 @@ import argparse
 import gc
 import signal
 import socket
+import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -18,12 +19,18 @@ from types import FrameType
 
 from flask import Flask
 from flask_migrate import upgrade
+from sqlalchemy.engine import URL
 from waitress import serve
 from werkzeug.serving import make_server
 
 from companion import create_app
 from companion.db import db
-from companion.db.backup import checkpoint
+from companion.db.backup import (
+    BACKUPS_KEPT,
+    BackupRefused,
+    checkpoint,
+    rotating_backup,
+)
 from companion.tls import ensure_certificate
 
 
@@ -65,6 +72,17 @@ def sigterm_as_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def backup_at_start(url: URL) -> str:
+    """Back the database up into backups/ beside it, keeping the last few; what was done."""
+    try:
+        copied = rotating_backup(url)
+    except BackupRefused as refused:
+        return f"No automatic backup: {refused}"
+    except (sqlite3.Error, OSError) as failed:
+        return f"The automatic backup failed ({failed}); serving anyway."
+    return f"Backed up {copied.games} games to {copied.path} (the last {BACKUPS_KEPT} are kept)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.serve", description=__doc__)
     parser.add_argument("--host", default="0.0.0.0")
@@ -79,12 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = create_app()
     with app.app_context():
         upgrade()
+        url = db.engine.url
+    print(backup_at_start(url))
     freeze_startup_heap()
-    uri = str(app.config["SQLALCHEMY_DATABASE_URI"])
-    where = uri
-    if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
-        where = str(Path(app.instance_path) / uri.removeprefix("sqlite:///"))
-    print(f"Games are stored in {where} (back it up by copying it; see README)")
+    where = url.database if url.get_backend_name() == "sqlite" else url.render_as_string()
+    print(f"Games are stored in {where} (backups: see README)")
     scheme = "https" if args.https else "http"
     print(f"On this machine: {scheme}://localhost:{args.port}/")
     for address in lan_addresses():

@@ -11,6 +11,7 @@ it stops. Another database (PostgreSQL) is backed up with its own tool, `pg_dump
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
@@ -116,7 +117,8 @@ def rotating_backup(url: URL, now: datetime | None = None, keep: int = BACKUPS_K
     folder.mkdir(exist_ok=True)
     stamp = (now or datetime.now(UTC)).astimezone(UTC).strftime(STAMP)
     copied = backup_to(url, folder / f"{database.stem}-{stamp}.sqlite")
-    ours = sorted(folder.glob(f"{database.stem}-*Z.sqlite"), reverse=True)
+    name = re.compile(re.escape(database.stem) + r"-\d{8}T\d{6}Z\.sqlite")
+    ours = sorted((path for path in folder.iterdir() if name.fullmatch(path.name)), reverse=True)
     for old in ours[keep:]:
         old.unlink()
     return copied

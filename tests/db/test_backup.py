@@ -15,6 +15,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import closing
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,15 @@ from sqlalchemy.engine import make_url
 
 from companion import serve, services
 from companion.db import db
-from companion.db.backup import BackupRefused, Copied, backup_to, checkpoint, sqlite_file
+from companion.db.backup import (
+    BACKUPS_KEPT,
+    BackupRefused,
+    Copied,
+    backup_to,
+    checkpoint,
+    rotating_backup,
+    sqlite_file,
+)
 from companion.db.models import GameEvent
 from companion.rules.state import GameState
 from companion.web import forms
@@ -221,3 +230,56 @@ def test_the_real_server_checkpoints_when_it_gets_sigterm(tmp_path):
     finally:
         process.kill()
     assert games_in_main_file_alone(database, tmp_path) == 2
+
+
+# -- the automatic backups at each start -----------------------------------------------
+
+
+def test_the_automatic_backups_keep_the_last_ten_by_utc_time(live, tmp_path):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    (folder / "before-the-trip.sqlite").write_text("the table's own copy")
+    (folder / "companion-old.sqlite").write_text("not one of ours either")
+    start_of_evening = datetime(2026, 11, 25, 19, 0, tzinfo=UTC)
+    made = []
+    for minutes in range(12):
+        when = start_of_evening + timedelta(minutes=minutes)
+        made.append(rotating_backup(make_url(live.url), now=when).path)
+        live.play(live.create(SOLO_FORM, seed=minutes), random.Random(minutes), 3)
+
+    assert made[0].name == "companion-20261125T190000Z.sqlite"
+    kept = sorted(path.name for path in folder.iterdir())
+    assert kept == sorted(
+        [path.name for path in made[2:]] + ["before-the-trip.sqlite", "companion-old.sqlite"]
+    )
+    assert BACKUPS_KEPT == 10
+    newest = Server(made[-1])
+    try:
+        assert len(games(newest)) == 3 + 11  # the games made before its start
+        assert games(newest).items() <= games(live).items()
+    finally:
+        newest.stop()
+
+
+def test_a_time_in_another_zone_is_named_in_utc(live, tmp_path):
+    paris = timezone(timedelta(hours=1))
+    copied = rotating_backup(make_url(live.url), now=datetime(2026, 11, 25, 20, 5, tzinfo=paris))
+    assert copied.path == tmp_path / "backups" / "companion-20261125T190500Z.sqlite"
+    assert copied.games == 3
+
+
+def test_each_start_of_the_server_makes_one(tmp_path, monkeypatch, capsys):
+    database = tmp_path / "companion.sqlite"
+    monkeypatch.setattr(serve, "serve", lambda app, **kwargs: None)
+    monkeypatch.setenv("COMPANION_SQLALCHEMY_DATABASE_URI", f"sqlite:///{database}")
+    monkeypatch.setenv("COMPANION_SECRET_KEY", "test")
+    try:
+        for port in ("0", "0"):
+            assert serve.main(["--host", "127.0.0.1", "--port", port]) == 0
+    finally:
+        gc.unfreeze()
+    made = sorted((tmp_path / "backups").iterdir())
+    assert 1 <= len(made) <= 2  # two starts in the same second share a name
+    printed = capsys.readouterr().out
+    assert f"Backed up 0 games to {made[-1]} (the last 10 are kept)" in printed
+    assert f"Games are stored in {database} (backups: see README)" in printed
