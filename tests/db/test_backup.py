@@ -90,6 +90,24 @@ def test_the_backup_command_copies_every_game_and_event_of_a_running_server(live
         copy.stop()
 
 
+def test_restoring_as_the_readme_says_brings_back_the_games_of_the_backup(live, tmp_path):
+    database = tmp_path / "companion.sqlite"
+    target = tmp_path / "backup.sqlite"
+    assert live.app.test_cli_runner().invoke(args=["backup", str(target)]).exit_code == 0
+    at_backup = games(live)
+    live.play(live.create(TWO_PLAYER_FORM, seed=9), random.Random(9), 10)  # played after
+    live.stop()  # stop the server
+
+    shutil.copyfile(target, database)
+    for leftover in ("companion.sqlite-wal", "companion.sqlite-shm"):
+        (tmp_path / leftover).unlink(missing_ok=True)
+    restarted = Server(database)
+    try:
+        assert games(restarted) == at_backup
+    finally:
+        restarted.stop()
+
+
 def test_a_backup_while_a_game_is_played_is_a_state_the_game_went_through(live, tmp_path):
     game_id = live.create(SOLO_FORM, seed=7)
     states: list[GameState] = [live.view(game_id).state]
