@@ -1,7 +1,8 @@
 """Start the companion for the table: `python -m companion.serve [--port 5000]`.
 
-Brings the database schema up to date (migrations), then serves on every network
-interface with waitress and prints the addresses to open on the tablet.
+Brings the database schema up to date (migrations), backs it up into backups/ beside
+it, then serves on every network interface with waitress and prints the addresses to
+open on the tablet. Stopped (Ctrl-C, SIGTERM), it checkpoints SQLite's write-ahead log.
 """
 
 from __future__ import annotations
