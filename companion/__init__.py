@@ -86,8 +86,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["catalog"] = load_catalog(Path(app.config["CARD_DB_PATH"]), GAME_SETS)
 
     from companion.cards.cli import cards_cli
+    from companion.db.backup import backup_command
     from companion.web import register
 
     register(app)
     app.cli.add_command(cards_cli)
+    app.cli.add_command(backup_command)
     return app

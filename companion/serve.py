@@ -1,23 +1,38 @@
 """Start the companion for the table: `python -m companion.serve [--port 5000]`.
 
-Brings the database schema up to date (migrations), then serves on every network
-interface with waitress and prints the addresses to open on the tablet.
+Brings the database schema up to date (migrations), backs it up into backups/ beside
+it, then serves on every network interface with waitress and prints the addresses to
+open on the tablet. Stopped (Ctrl-C, SIGTERM), it checkpoints SQLite's write-ahead log.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import signal
 import socket
-from collections.abc import Sequence
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 
 import psutil
+from flask import Flask
 from flask_migrate import upgrade
+from sqlalchemy.engine import URL
 from waitress import serve
 from werkzeug.serving import make_server
 
 from companion import create_app
+from companion.db import db
+from companion.db.backup import (
+    BACKUPS_KEPT,
+    BackupRefused,
+    checkpoint,
+    rotating_backup,
+)
 from companion.tls import ensure_certificate
 
 
@@ -43,6 +58,35 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
+@contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM (a service manager's stop, `kill`) ends the server as Ctrl-C does, so what
+    follows the serving loop runs; the previous handler comes back afterwards."""
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set signal handlers
+        return
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def backup_at_start(url: URL) -> str:
+    """Back the database up into backups/ beside it, keeping the last few; what was done."""
+    try:
+        copied = rotating_backup(url)
+    except BackupRefused as refused:
+        return f"No automatic backup: {refused}"
+    except (sqlite3.Error, OSError) as failed:
+        return f"The automatic backup failed ({failed}); serving anyway."
+    return f"Backed up {copied.games} games to {copied.path} (the last {BACKUPS_KEPT} are kept)"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m companion.serve", description=__doc__)
     parser.add_argument("--host", default="0.0.0.0")
@@ -57,16 +101,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     app = create_app()
     with app.app_context():
         upgrade()
+        url = db.engine.url
+    print(backup_at_start(url))
     freeze_startup_heap()
-    uri = str(app.config["SQLALCHEMY_DATABASE_URI"])
-    where = uri
-    if uri.startswith("sqlite:///") and not uri.startswith("sqlite:////"):
-        where = str(Path(app.instance_path) / uri.removeprefix("sqlite:///"))
-    print(f"Games are stored in {where} (back it up by copying it; see README)")
+    where = url.database if url.get_backend_name() == "sqlite" else url.render_as_string()
+    print(f"Games are stored in {where} (backups: see README)")
     scheme = "https" if args.https else "http"
     print(f"On this machine: {scheme}://localhost:{args.port}/")
     for address in lan_addresses():
         print(f"On the tablet (same network): {scheme}://{address}:{args.port}/")
+    try:
+        with sigterm_as_ctrl_c():
+            run_server(app, args)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C or SIGTERM: a normal stop
+    finally:
+        stopped(app)
+    return 0
+
+
+def run_server(app: Flask, args: argparse.Namespace) -> None:
+    """Serve until stopped: waitress, or Werkzeug's threaded server for --https."""
     if args.https:
         cert, key = ensure_certificate(Path(app.instance_path) / "https", lan_addresses())
         print(f"Self-signed certificate: {cert} (trust it on the tablet once: see README)")
@@ -74,9 +129,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         make_server(
             args.host, args.port, app, threaded=True, ssl_context=(str(cert), str(key))
         ).serve_forever()
-        return 0
+        return
     serve(app, host=args.host, port=args.port, threads=args.threads, ident="companion")
-    return 0
+
+
+def stopped(app: Flask) -> None:
+    """After serving: checkpoint SQLite's write-ahead log, so the database file alone
+    holds every game, and close the connections."""
+    with app.app_context():
+        if not checkpoint(db.engine):
+            print("The database was still in use: its -wal file holds the latest games.")
 
 
 if __name__ == "__main__":
