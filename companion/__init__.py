@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 from companion.cards import default_root, load_catalog
 from companion.db import db
+from companion.state_cache import StateCache
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_SETS = ("base", "ix")  # the card sets a game may be played with
@@ -78,6 +80,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
     db.init_app(app)
+    # One per app: the writes of its threads queue on the lock, and recent games' states
+    # stay in the cache (companion/db/repository.py, companion/state_cache.py).
+    app.extensions["game_write_lock"] = threading.Lock()
+    app.extensions["state_cache"] = StateCache()
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     babel.init_app(app)

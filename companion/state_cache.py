@@ -7,13 +7,12 @@ store; the version check of the next change proves a cached entry still current.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from flask import current_app
 
+from companion.lru import LRU
 from companion.rules.actions import Action
 from companion.rules.engine import replay
 from companion.rules.state import GameState
@@ -60,39 +59,13 @@ class CachedGame:
         )
 
 
-class StateCache:
-    """The cached games of one app (each app has its own database), least recent first."""
+class StateCache(LRU[int, CachedGame]):
+    """The cached games of one app (each app has its own database), by game id."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self._games: OrderedDict[int, CachedGame] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def get(self, game_id: int) -> CachedGame | None:
-        return self._games.get(game_id)
-
-    def put(self, game_id: int, game: CachedGame) -> None:
-        with self._lock:
-            self._games[game_id] = game
-            self._games.move_to_end(game_id)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
-
-    def forget(self, game_id: int) -> None:
-        with self._lock:
-            self._games.pop(game_id, None)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._games.clear()
+        super().__init__(size)
 
 
 def for_app() -> StateCache:
     """The current app's cache."""
-    cache = current_app.extensions.get("state_cache")
-    if cache is None:
-        cache = current_app.extensions.setdefault("state_cache", StateCache())
-    return cache  # type: ignore[no-any-return]
+    return current_app.extensions["state_cache"]  # type: ignore[no-any-return]

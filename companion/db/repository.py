@@ -262,5 +262,4 @@ class SqlAlchemyRepository:
 
 def for_app() -> SqlAlchemyRepository:
     """The repository of the current app's database: its session and its write lock."""
-    lock = current_app.extensions.setdefault("game_write_lock", threading.Lock())
-    return SqlAlchemyRepository(db.session(), lock)
+    return SqlAlchemyRepository(db.session(), current_app.extensions["game_write_lock"])

@@ -310,10 +310,6 @@ def _acquire(entry: Entry, data: Data, names: _Names) -> Data:
     return {"moved": f", moved from {names.house(moved)}" if moved else ""}
 
 
-def _set_control(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"house": names.house(entry.house)}
-
-
 def _adjust(entry: Entry, data: Data, names: _Names) -> Data:
     return {"field": FIELD_NAMES.get(str(data.get("field")), data.get("field"))}
 
@@ -416,7 +412,6 @@ _DETAILS: Mapping[str, Details] = {
     "game_end": _game_end,
     "alliance": _alliance,
     "acquire": _acquire,
-    "set_control": _set_control,
     "adjust": _adjust,
     "deploy": _deploy,
     "tech_paid": _tech_paid,

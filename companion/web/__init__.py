@@ -18,6 +18,7 @@ def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
     app.wsgi_app = RefuseBadHosts(app.wsgi_app)  # type: ignore[method-assign]
     app.register_blueprint(games.bp)
+    games.install(app)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)
     app.after_request(add_vary)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -12,12 +12,12 @@ from jinja2_fragments.flask import render_block, render_blocks
 
 from companion import services
 from companion.lookup.checklist import checklist
+from companion.lru import LRU
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
 from companion.web.htmx import alert, is_htmx
-from companion.web.pagecache import PageCache
 from companion.web.present import page
 
 bp = Blueprint("games", __name__)
@@ -27,11 +27,10 @@ LIVE = "games/live.html"
 LIVE_BOARDS_KEPT = 64
 
 
-def live_boards() -> PageCache:
+def install(app: Flask) -> None:
     """The live view's boards by game version: every screen that follows a game asks for
     its board once a second, and it only changes when the game does."""
-    kept: PageCache = current_app.extensions.setdefault("live_boards", PageCache(LIVE_BOARDS_KEPT))
-    return kept
+    app.extensions["live_boards"] = LRU[tuple[object, ...], str](LIVE_BOARDS_KEPT)
 
 
 def catalog() -> Catalog:
@@ -190,4 +189,9 @@ def live_board(game_id: int) -> ResponseReturnValue:
         return "", 204  # unchanged: htmx keeps the page as it is
     view = services.load(game_id, catalog())
     key = (view.id, view.created, view.version, str(get_locale()))
-    return live_boards().get(key, lambda: render_block(LIVE, "live", **_context(view)))
+    boards: LRU[tuple[object, ...], str] = current_app.extensions["live_boards"]
+    html = boards.get(key)
+    if html is None:
+        html = render_block(LIVE, "live", **_context(view))
+        boards.put(key, html)
+    return html
