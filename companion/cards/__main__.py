@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cards import CardDbError, default_root, load_catalog, present_sets
+from companion.cards.counts import COPIES_KINDS
 from companion.cards.validate import count_label, set_kinds
 from companion.lookup.rulings import problems as ruling_problems
 from companion.rules.catalog import Catalog
@@ -30,14 +31,13 @@ def counts_per_set(catalog: Catalog, sets: Sequence[str]) -> dict[str, dict[str,
         "tech": catalog.tech,
         "track": catalog.tracks,
     }
-    with_copies = {"hagal", "intrigue"}  # the other tables count one per record
 
     def count(card_set: str, kind: str) -> int:
         if kind not in tables:  # a kind of deck card
             cards = catalog.cards.values()
             return sum(c.copies for c in cards if c.set == card_set and c.kind == kind)
         records = [r for r in tables[kind].values() if r.set == card_set]
-        return sum(r.copies for r in records) if kind in with_copies else len(records)
+        return sum(r.copies for r in records) if kind in COPIES_KINDS else len(records)
 
     return {
         card_set: {kind: count(card_set, kind) for kind in set_kinds(card_set)} for card_set in sets

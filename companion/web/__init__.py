@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+from flask import Flask, Response
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 from companion import services
 from companion.web import cards, games, scan
 from companion.web.hosts import RefuseBadHosts
-from companion.web.htmx import add_vary, alert, is_htmx
+from companion.web.htmx import add_vary, error_answer
 
 
 def register(app: Flask) -> None:
@@ -36,11 +36,11 @@ def register(app: Flask) -> None:
             message = _(
                 "This page expired (its security token is missing or old): reload it and try again."
             )
-        return _error_answer(400, message)
+        return error_answer(400, message)
 
     @app.errorhandler(services.GameNotFound)
     def game_not_found(exc: services.GameNotFound) -> ResponseReturnValue:
-        return _error_answer(404, _("There is no such game. It may have been deleted."))
+        return error_answer(404, _("There is no such game. It may have been deleted."))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
@@ -50,16 +50,9 @@ def register(app: Flask) -> None:
             405: _("That page can't be used this way."),
             413: _("That upload is too large."),
         }
-        return _error_answer(
+        return error_answer(
             code, messages.get(code) or exc.description or _("Something went wrong.")
         )
-
-
-def _error_answer(code: int, message: str) -> ResponseReturnValue:
-    """The message alone for an htmx swap, else an error page."""
-    if is_htmx():
-        return alert(message), code
-    return render_template("error.html", code=code, message=message), code
 
 
 def _security_headers(response: Response) -> Response:

@@ -47,7 +47,7 @@ from companion.cards.search import (
 from companion.lookup import Lookup, detail, load_lookup
 from companion.lookup.amounts import amounts
 from companion.rules.catalog import FACTION_NAMES
-from companion.web.htmx import alert, is_htmx
+from companion.web.htmx import error_answer, is_htmx
 
 bp = Blueprint("cards", __name__)
 INDEX: Final[str] = "cards/index.html"
@@ -103,9 +103,7 @@ def _helpers(found: Lookup) -> dict[str, object]:
 
 
 def _not_found(message: str) -> ResponseReturnValue:
-    if is_htmx():
-        return alert(message), 404
-    return render_template("cards/missing.html", message=message), 404
+    return error_answer(404, message, "cards/missing.html")
 
 
 # --- routes -------------------------------------------------------------------------

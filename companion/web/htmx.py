@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Response, render_template
+from flask.typing import ResponseReturnValue
 from htmx_flask import request
 
 
@@ -20,3 +21,10 @@ def add_vary(response: Response) -> Response:
 def alert(message: str) -> str:
     """A message alone, for an htmx swap that has no page around it."""
     return render_template("_alert.html", message=message)
+
+
+def error_answer(code: int, message: str, template: str = "error.html") -> ResponseReturnValue:
+    """The message alone for an htmx swap, else the page `template` around it."""
+    if is_htmx():
+        return alert(message), code
+    return render_template(template, code=code, message=message), code

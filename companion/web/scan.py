@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 
 from companion import services
@@ -19,17 +20,17 @@ from companion.rules.state import GameState
 from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
 from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
-from companion.web.htmx import is_htmx
+from companion.web.htmx import error_answer, is_htmx
 
 bp = Blueprint("scan", __name__)
 KINDS = (
-    ("imperium", "Imperium cards"),
-    ("reserve", "Reserve cards"),
-    ("intrigue", "Intrigue cards"),
-    ("conflict", "Conflict cards"),
-    ("leader", "Leaders"),
-    ("tech", "Tech tiles (Rise of Ix)"),
-    ("starter", "Starting decks"),
+    ("imperium", _l("Imperium cards")),
+    ("reserve", _l("Reserve cards")),
+    ("intrigue", _l("Intrigue cards")),
+    ("conflict", _l("Conflict cards")),
+    ("leader", _l("Leaders")),
+    ("tech", _l("Tech tiles (Rise of Ix)")),
+    ("starter", _l("Starting decks")),
 )
 REPEAT_SECONDS = 5.0  # the same sticker read again within this time is ignored
 MAX_IMAGE_BYTES = 12 * 1024 * 1024
@@ -86,7 +87,7 @@ def print_sheet() -> ResponseReturnValue:
             card_set="base",
             paper="a4",
             stickers=[],
-            error="Choose a kind, a set and a paper size.",
+            error=_("Choose a kind, a set and a paper size."),
         ), 422
     sets = None if card_set == "all" else (card_set,)
     chosen = stickers.catalog_stickers(card_catalog(), kind, sets)  # type: ignore[arg-type]
@@ -108,7 +109,7 @@ def print_sheet() -> ResponseReturnValue:
 def sticker_png(card_id: str, copy: int) -> ResponseReturnValue:
     copies = _known().get(card_id)
     if copies is None or not 1 <= copy <= copies:
-        return render_template("error.html", code=404, message="No such card copy."), 404
+        return error_answer(404, _("No such card copy."))
     png = stickers.sticker_png(stickers.Sticker(card_id, copy, card_name(card_id)), _base_url())
     return Response(
         png,
@@ -147,21 +148,23 @@ def _read_upload() -> Upload:
     """The codes in the uploaded photo (field `image`), or why it was refused."""
     upload = request.files.get("image")
     if upload is None:
-        return _refused("Choose a photo to read (field 'image').")
+        return _refused(_("Choose a photo to read (field 'image')."))
     data = upload.read(MAX_IMAGE_BYTES + 1)
     if not data:
-        return _refused("The photo is empty.")
+        return _refused(_("The photo is empty."))
     if len(data) > MAX_IMAGE_BYTES:
-        return _refused("That photo is too large (12 MB at most).")
+        return _refused(_("That photo is too large (12 MB at most)."))
     try:
         result = decode(data, _known())
     except ImageTooLarge:
         megapixels = MAX_PIXELS // 1_000_000
-        return _refused(f"That photo has too many pixels ({megapixels} megapixels at most).")
+        return _refused(
+            _("That photo has too many pixels (%(n)s megapixels at most).", n=megapixels)
+        )
     except ImageError:
-        return _refused("That file is not a photo we can read (JPEG, PNG or WebP).")
+        return _refused(_("That file is not a photo we can read (JPEG, PNG or WebP)."))
     except DecodeBusy:
-        return _refused("The server is busy reading other photos: try again in a moment.", 503)
+        return _refused(_("The server is busy reading other photos: try again in a moment."), 503)
     found = [
         Found(c.payload, c.card_id, c.copy, card_name(c.card_id) if c.card_id else None)
         for c in result.codes
@@ -355,7 +358,7 @@ def buy(game_id: int) -> ResponseReturnValue:
             _game_view(game_id),
             [],
             [],
-            "The game changed on another screen: scan again.",
+            _("The game changed on another screen: scan again."),
             status=409,
         )
     except IllegalAction as exc:
@@ -365,7 +368,7 @@ def buy(game_id: int) -> ResponseReturnValue:
         offers = (
             [_offer(fresh.state, card_id, copy)] if card_id in fresh.state.catalog.cards else []
         )
-        return _buy_page(fresh, offers, [], _(str(exc)), status=422)
+        return _buy_page(fresh, offers, [], str(exc), status=422)
     if not is_htmx():
         return redirect(url_for("scan.buy_page", game_id=game_id), 303)
     return _buy_page(view, [], [], None)

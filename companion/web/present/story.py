@@ -3,6 +3,7 @@ triggered, and the game log in the reader's language."""
 
 from __future__ import annotations
 
+from babel.support import Translations
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
@@ -43,10 +44,10 @@ RIVAL_TURN_KINDS = frozenset(
 )
 
 
-def sentence(entry: Entry, state: GameState) -> str:
+def sentence(entry: Entry, state: GameState, translations: Translations) -> str:
     """A log entry in the reader's language (the template is the message id)."""
     template, values = describe(entry, state)
-    translated: str = get_translations().ugettext(template)
+    translated: str = translations.ugettext(template)
     try:
         return translated % values
     except (KeyError, TypeError, ValueError):
@@ -55,7 +56,11 @@ def sentence(entry: Entry, state: GameState) -> str:
 
 def newest_lines(state: GameState, count: int) -> tuple[tuple[int, str], ...]:
     """The newest `count` lines of the log, newest first, as (round, sentence)."""
-    return tuple((entry.round, sentence(entry, state)) for entry in reversed(state.log[-count:]))
+    translations = get_translations()
+    return tuple(
+        (entry.round, sentence(entry, state, translations))
+        for entry in reversed(state.log[-count:])
+    )
 
 
 def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
@@ -64,9 +69,10 @@ def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
     other: list[str] = []
     skipped: list[str] = []
     current: RivalTurn | None = None
+    translations = get_translations()
     for entry in state.last_entries:
         if entry.kind == "hagal_skip":
-            skipped.append(sentence(entry, state))
+            skipped.append(sentence(entry, state, translations))
             continue
         if entry.kind == "rival_agent":
             card = state.catalog.hagal[str(entry.data["card"])]
@@ -79,12 +85,12 @@ def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
             continue
         if current is not None and entry.kind in RIVAL_TURN_KINDS:
             if entry.kind != "influence_choice":
-                current.lines.append(sentence(entry, state))
+                current.lines.append(sentence(entry, state, translations))
             continue
         current = None
         other.extend(skipped)
         skipped = []
-        other.append(sentence(entry, state))
+        other.append(sentence(entry, state, translations))
     other.extend(skipped)
     return turns, other
 
