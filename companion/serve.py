@@ -20,7 +20,6 @@ from types import FrameType
 
 import psutil
 from flask import Flask
-from flask_migrate import upgrade
 from sqlalchemy.engine import URL
 from waitress import serve
 from werkzeug.serving import make_server
@@ -33,6 +32,7 @@ from companion.db.backup import (
     checkpoint,
     rotating_backup,
 )
+from companion.db.migrate import migrated
 from companion.tls import ensure_certificate
 
 
@@ -98,9 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="serve over HTTPS with a self-signed certificate (live camera)",
     )
     args = parser.parse_args(argv)
-    app = create_app()
+    app = migrated(create_app())
     with app.app_context():
-        upgrade()
         url = db.engine.url
     print(backup_at_start(url))
     freeze_startup_heap()

@@ -64,10 +64,10 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from flask_migrate import upgrade
 from waitress import create_server
 
 from companion import create_app, services
+from companion.db.migrate import migrated
 from companion.rules.actions import Action, Choose, PlaceAgent
 from companion.rules.catalog import Catalog
 from companion.rules.engine import apply, legal_actions, new_game
@@ -332,10 +332,9 @@ def migrated_app(database: Path) -> Flask:
             "WTF_CSRF_ENABLED": True,
         }
     )
-    with app.app_context(), warnings.catch_warnings(), redirect_stderr(io.StringIO()):
+    with warnings.catch_warnings(), redirect_stderr(io.StringIO()):
         warnings.simplefilter("ignore", DeprecationWarning)  # migrations/env.py get_engine
-        upgrade()  # alembic's INFO lines go nowhere
-    return app
+        return migrated(app)  # alembic's INFO lines go nowhere
 
 
 def _phases(app: Flask, log: Log) -> list[dict[str, Any]]:
