@@ -59,6 +59,23 @@
     if (dialog && !dialog.open && /\/panel(\?|$)/.test(path)) dialog.showModal();
   });
 
+  // A drawer (log, Tech tiles, Rivals...) closes with its Close button, and an open one
+  // stays open when htmx swaps in the game's next version (it is drawn closed).
+  document.addEventListener("click", function (event) {
+    const close = event.target.closest("[data-close-drawer]");
+    if (close) close.closest("details").open = false;
+  });
+  let openDrawer = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    const drawer = document.querySelector("details.drawer[open]");
+    openDrawer = drawer ? drawer.id : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    const drawer = openDrawer && document.getElementById(openDrawer);
+    if (drawer) drawer.open = true;
+    openDrawer = null;
+  });
+
   // The number pad types into its input. The value it opens with (0, or the strength
   // already entered this round) is replaced by the first digit, as on a calculator:
   // appended to, a shown 7 and a tapped 9 made 79.
