@@ -32,11 +32,12 @@ FIT_PROBLEMS = """
   const name = (el) => el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
   for (const el of document.body.querySelectorAll("*")) {
     const box = el.getBoundingClientRect();
-    if (!box.width || !box.height || !el.checkVisibility()) continue; // a closed drawer's inside
+    // Skipped: what is not drawn (a closed drawer's inside), words for screen readers only.
+    if (box.width <= 1 || box.height <= 1 || !el.checkVisibility()) continue;
     if (box.left < -0.5 || box.right > innerWidth + 0.5) problems.push(`${name(el)} sticks out: ${box.left}..${box.right}`);
     const style = getComputedStyle(el);
-    if (style.overflowX !== "visible" && style.textOverflow !== "ellipsis" && el.scrollWidth > el.clientWidth + 1)
-      problems.push(`${name(el)} hides ${el.scrollWidth - el.clientWidth} px sideways`);
+    if (style.textOverflow !== "ellipsis" && el.clientWidth && el.scrollWidth > el.clientWidth + 1)
+      problems.push(`${name(el)}'s content is ${el.scrollWidth - el.clientWidth} px wider than it`);
   }
   for (const selector of needed) {
     const el = document.querySelector(selector);
