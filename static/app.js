@@ -59,6 +59,43 @@
     if (dialog && !dialog.open && /\/panel(\?|$)/.test(path)) dialog.showModal();
   });
 
+  // A drawer (log, Tech tiles, Rivals...) closes with its Close button, and an open one
+  // stays open when htmx swaps in the game's next version (it is drawn closed).
+  document.addEventListener("click", function (event) {
+    const close = event.target.closest("[data-close-drawer]");
+    if (close) close.closest("details").open = false;
+  });
+  let openDrawer = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    const drawer = document.querySelector("details.drawer[open]");
+    openDrawer = drawer ? drawer.id : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    const drawer = openDrawer && document.getElementById(openDrawer);
+    if (drawer) drawer.open = true;
+    openDrawer = null;
+  });
+
+  // The "what now" column scrolls on its own when it holds more than fits (a question,
+  // two Rivals' cards, what else happened): it fades at its foot and a button says so.
+  function markMoreBelow() {
+    const column = document.querySelector("#game > .actions");
+    const hint = document.querySelector("#game > [data-more-below]");
+    if (!column || !hint) return;
+    const more = column.scrollHeight - column.scrollTop - column.clientHeight > 4;
+    column.classList.toggle("more-below", more);
+    hint.hidden = !more;
+  }
+  document.addEventListener("DOMContentLoaded", markMoreBelow);
+  document.addEventListener("htmx:afterSettle", markMoreBelow);
+  window.addEventListener("resize", markMoreBelow);
+  document.addEventListener("scroll", markMoreBelow, true); // a panel's scroll doesn't bubble
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-more-below]")) return;
+    const column = document.querySelector("#game > .actions");
+    column.scrollBy({ top: column.clientHeight * 0.8, behavior: "smooth" });
+  });
+
   // The number pad types into its input. The value it opens with (0, or the strength
   // already entered this round) is replaced by the first digit, as on a calculator:
   // appended to, a shown 7 and a tapped 9 made 79.

@@ -131,6 +131,14 @@ def play_to_round(page, target: int, limit: int) -> list[str]:
     return steps
 
 
+def log_text(page) -> str:
+    """The game log's words, read from its drawer as a player would open it."""
+    page.locator("#drawer-log > summary").click()
+    text = str(page.locator(".log").inner_text())
+    page.locator("#drawer-log [data-close-drawer]").click()
+    return text
+
+
 def test_a_full_solo_round_with_combat_and_undo(page, base_url):
     page.goto(base_url + "/games/new")
     page.locator("input[name=mode][value=solo]").check()
@@ -162,7 +170,7 @@ def test_a_full_solo_round_with_combat_and_undo(page, base_url):
     assert round_number(page) == 2, steps
     assert "number" in steps  # the combat strength was entered on the number pad
     assert "reveal" in steps
-    log = page.locator(".log").inner_text()
+    log = log_text(page)
     assert "Combat for" in log and "Phase 4" in log and "Phase 5" in log
     assert page.evaluate("window.__marker") == "kept"  # htmx swaps only, no reload
     # The scoreboard is swapped out of band and shows the same VP as the rival panels.
@@ -196,6 +204,7 @@ def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page,
     page.get_by_role("button", name="Set up the table").click()
     assert "Tech tiles" in page.content()  # the Ix checklist
     page.get_by_role("link", name="Start playing").click()
+    page.locator("#drawer-tech > summary").click()  # the Tech tiles' drawer over the board
     page.wait_for_selector("#tech")
     assert page.locator("#space-smuggling").count() == 1
     assert page.locator("#space-sell_melange").count() == 0
@@ -210,12 +219,13 @@ def test_a_two_player_rise_of_ix_round_with_tech_freighter_and_dreadnought(page,
         version = page.locator("#game").get_attribute("data-version")
         page.get_by_role("button", name=label).click()
         changed(page, version)
-    mine = page.locator("#tech .ix-player").first.inner_text()
+    mine = page.locator("#tech .ix-player").first.inner_text()  # still open after 3 taps
     assert "step 1 of 3" in mine and "1 garrison" in mine
+    page.locator("#drawer-tech [data-close-drawer]").click()
 
     steps = play_to_round(page, 2, limit=60)
     assert round_number(page) == 2, steps
-    assert "Combat for" in page.locator(".log").inner_text()
+    assert "Combat for" in log_text(page)
     # Nothing runs past the screen's edge in either orientation: the Conflict's table with
     # its Dreadnoughts column and House Hagal ran 49 px past a 1280 px screen, and a long
     # name widened the side column and stuck out of its board space.
@@ -267,4 +277,4 @@ def test_the_number_pads_first_digit_replaces_the_strength_it_opens_with(page, a
     version = page.locator("#game").get_attribute("data-version")
     page.locator("#prompt button[type=submit]").click()
     changed(page, version)
-    assert "strength: 9." in page.locator(".log").inner_text()
+    assert "strength: 9." in log_text(page)

@@ -8,6 +8,7 @@ p.7 Infiltration, p.12 board spaces; HAGAL.md §9 for the Rivals' pieces.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -203,7 +204,7 @@ def test_every_ix_question_reads_as_a_sentence_with_named_answers(app):
 
 def test_the_negotiators_question_says_how_many_may_come_back(app):
     """IX p.4: each Negotiator returned from Ix takes 1 spice off a Tech tile; a player
-    with 2 there may return 0 to 2, and the number pad says so before a refused Confirm."""
+    with 2 there may return 0 to 2: one button for each, no number pad (issue 20)."""
     s = house(ix_solo(), "p1", negotiators=2)
     s = apply(s, Tech("p1", "acquire", s.tech_stacks[0][0]))
     p = _page(app, s).prompt
@@ -211,8 +212,8 @@ def test_the_negotiators_question_says_how_many_may_come_back(app):
     with app.test_request_context():
         template = app.jinja_env.get_template("games/_panels.html")
         html = str(template.make_module({"act_url": "/act", "version": 0}).prompt(p))
-    assert "A number from 0 to 2." in html
-    assert 'min="0" max="2"' in html
+    assert re.findall(r'name="option" value="(\d+)"', html) == ["0", "1", "2"]
+    assert "data-numpad" not in html
 
 
 def test_the_physical_tech_tile_question_names_the_stack(app):

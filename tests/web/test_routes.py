@@ -177,6 +177,19 @@ def test_a_finished_two_player_game_asks_both_players_and_no_solo_rule(game):
     assert "Other Endgame cards: use +1 VP in the corrections." in body
 
 
+def test_corner_the_market_leaves_the_end_panel_once_played(game):
+    """Corner the Market is played once [RB p.12]: after it, its form is gone for both
+    players (a second one was refused with an error), the tie-break forms stay."""
+    game_id = game.new_2p(seed=3)
+    _played_to_the_end(game, game_id, 3)
+    response = game.act(game_id, action="corner", house="p1", own="2", other="0")
+    assert response.status_code == 303
+    body = game.page(game_id)
+    assert not pages.action_forms(body, action="corner")
+    assert pages.action_forms(body, action="tiebreak", house="p2")
+    assert "Corner the Market" in game.page(game_id)  # its VP line in the log and ledger
+
+
 # -- full page vs htmx fragment --------------------------------------------------------
 
 

@@ -11,7 +11,6 @@ from flask import get_template_attribute
 
 from companion.sim import choose_action
 from companion.web.present import Chip, ConflictView
-from companion.web.present.panels import short_labels
 from tests.web import pages
 from tests.web.conftest import dispose, make_app
 
@@ -61,32 +60,15 @@ def test_an_htmx_answer_is_the_full_pages_game_area_and_scoreboard(game, mode):
         game.act_form(game_id, pages.form_for(choose_action(state, rng)), htmx=True)
 
 
-@pytest.mark.parametrize(
-    ("names", "labels"),
-    [
-        (("Ann", "Left Rival", "Right Rival"), ["Ann", "Lef", "Rig"]),
-        (("Player 1", "Player 2", "House Hagal"), ["P1", "P2", "Hou"]),
-        (("Ann Smith", "Ann Jones", "House Hagal"), ["AS", "AJ", "Hou"]),
-        (("Anna", "Annie", "House Hagal"), ["A1", "A2", "H3"]),
-        (("Ann", "Ann", "Rival"), ["A1", "A2", "R3"]),
-    ],
-)
-def test_each_house_has_its_own_short_label(names, labels):
-    """The Influence table's columns name each house in three characters; "Player 1" and
-    "Player 2" were both "Pla"."""
-    houses = [
-        Chip(color, name) for color, name in zip(("green", "blue", "red"), names, strict=True)
-    ]
-    found = short_labels(houses)
-    assert [found[h] for h in houses] == labels
-
-
-def test_the_influence_table_tells_two_unnamed_players_apart(game):
+def test_the_score_table_tells_two_unnamed_players_apart(game):
+    """Each house's row is headed by its whole name: the Influence columns headed "Pla"
+    and "Pla" (then "P1" and "P2", and "Ann", "Lef", "Rig") said too little (issue 20)."""
     game_id = game.new_2p(p1_name="", p2_name="")
     body = game.page(game_id)
-    table = body[body.index('<table class="influence">') :]
-    heads = re.findall(r'<span class="chip tiny c-\w+" title="([^"]+)">([^<]+)</span>', table)
-    assert heads[:3] == [("Player 1", "P1"), ("Player 2", "P2"), ("House Hagal", "Hou")]
+    table = body[body.index('<table class="score">') : body.index("</aside>")]
+    rows = re.findall(r'scope="row" class="house">.*?title="([^"]+)">([^<]+)</span>', table, re.S)
+    names = ["Player 1", "Player 2", "House Hagal"]
+    assert rows == [(name, name) for name in names]
 
 
 def test_the_conflict_panel_counts_one_sword_and_several_swords():

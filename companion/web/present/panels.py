@@ -38,21 +38,6 @@ VP_SOURCES = {
 Purchases = tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
 
 
-def short_labels(houses: Sequence[Chip]) -> dict[Chip, str]:
-    """A label of at most three characters per house for the Influence table's narrow
-    columns, different for each house: the name's first three characters ("Ann", "Lef");
-    where two names share them, the initials ("Player 1" and "Player 2": "P1", "P2"); where
-    those are shared too, the first letter and the seat ("A1", "A2")."""
-    first = [h.name.strip()[:3] for h in houses]
-    labels = [
-        label if first.count(label) == 1 else "".join(w[0] for w in h.name.split())[:3]
-        for h, label in zip(houses, first, strict=True)
-    ]
-    if len(set(labels)) < len(labels) or "" in labels:
-        labels = [f"{h.name.strip()[:1]}{seat}" for seat, h in enumerate(houses, 1)]
-    return dict(zip(houses, labels, strict=True))
-
-
 def score(state: GameState) -> ScoreView:
     """Each house's VP with its ledger, and the Influence tracks with the Alliances."""
     ledger: dict[str, list[tuple[int, str, str, str]]] = {h.id: [] for h in state.houses}
@@ -62,8 +47,6 @@ def score(state: GameState) -> ScoreView:
         ledger[entry.house].append(
             (entry.round, str(source or entry.source), note, f"{entry.delta:+d}")
         )
-    chips = [chip(h) for h in state.houses]
-    labels = short_labels(chips)
     influence = []
     for faction in FACTIONS:
         holder = state.alliances.get(faction)
@@ -74,12 +57,11 @@ def score(state: GameState) -> ScoreView:
                 FACTION_NAMES[faction],
                 tuple(h.inf(faction) for h in state.houses),
                 ally,
-                labels[ally] if ally else "",
             )
         )
     return ScoreView(
         vp=tuple((chip(h), h.vp, tuple(ledger[h.id])) for h in state.houses if h.kind != "hagal"),
-        houses=tuple((c, labels[c]) for c in chips),
+        houses=tuple(chip(h) for h in state.houses),
         influence=tuple(influence),
     )
 

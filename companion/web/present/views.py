@@ -149,10 +149,10 @@ class RivalView:
 class ScoreView:
     # Per house but House Hagal: chip, VP and its ledger (round, source, note, delta).
     vp: tuple[tuple[Chip, int, tuple[tuple[int, str, str, str], ...]], ...]
-    # Every house with its label of at most three characters (`short_labels`).
-    houses: tuple[tuple[Chip, str], ...]
-    # Per Faction: id, name, each house's Influence, the Alliance's holder and its label.
-    influence: tuple[tuple[str, str, tuple[int, ...], Chip | None, str], ...]
+    # Every house, in the order of the Influence values.
+    houses: tuple[Chip, ...]
+    # Per Faction: id, name, each house's Influence and the Alliance's holder.
+    influence: tuple[tuple[str, str, tuple[int, ...], Chip | None], ...]
 
 
 @dataclass

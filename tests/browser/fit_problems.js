@@ -1,0 +1,32 @@
+// Run in the table page by test_table_fits.py: what breaks the "one screen" rule, as a
+// list of sentences; `needed` are the selectors that must be wholly on the screen.
+(needed) => {
+  const problems = [];
+  const root = document.scrollingElement;
+  if (root.scrollHeight > innerHeight) problems.push(`page scrolls: ${root.scrollHeight} > ${innerHeight}`);
+  if (root.scrollWidth > innerWidth) problems.push(`page scrolls sideways: ${root.scrollWidth}`);
+  const name = (el) => el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}.${[...el.classList].join(".")}`;
+  for (const el of document.body.querySelectorAll("*")) {
+    const box = el.getBoundingClientRect();
+    // Skipped: what is not drawn (a closed drawer's inside), words for screen readers only.
+    if (box.width <= 1 || box.height <= 1 || !el.checkVisibility()) continue;
+    if (box.left < -0.5 || box.right > innerWidth + 0.5) problems.push(`${name(el)} sticks out: ${box.left}..${box.right}`);
+    const style = getComputedStyle(el);
+    if (style.textOverflow !== "ellipsis" && el.clientWidth && el.scrollWidth > el.clientWidth + 1)
+      problems.push(`${name(el)}'s content is ${el.scrollWidth - el.clientWidth} px wider than it`);
+  }
+  for (const selector of needed) {
+    const el = document.querySelector(selector);
+    if (!el) { problems.push(`${selector} is missing`); continue; }
+    const box = el.getBoundingClientRect();
+    if (box.top < -0.5 || box.left < -0.5 || box.bottom > innerHeight + 0.5 || box.right > innerWidth + 0.5)
+      problems.push(`${selector} is off screen: ${Math.round(box.top)}..${Math.round(box.bottom)}`);
+    for (let up = el.parentElement; up; up = up.parentElement) {  // nor cut by a panel's scroll
+      if (getComputedStyle(up).overflowY === "visible") continue;
+      const frame = up.getBoundingClientRect();
+      if (box.top < frame.top - 0.5 || box.bottom > frame.bottom + 0.5)
+        problems.push(`${selector} is cut by ${name(up)}: ${Math.round(box.bottom - frame.bottom)} px hidden`);
+    }
+  }
+  return problems;
+}
