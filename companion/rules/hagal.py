@@ -387,7 +387,7 @@ def _deploy(draft: Draft, task: Task) -> None:
     count = troops + dreadnoughts
     if count <= 0:
         return
-    if expert(draft) and draft.conflict_level < 3 and _expert_holds(draft, task, count):
+    if expert(draft) and draft.conflict_level < 3 and expert_holds(draft, task, count):
         return
     draft.put(
         task.house,
@@ -401,7 +401,7 @@ def _deploy(draft: Draft, task: Task) -> None:
     draft.emit("deploy", task.house, troops=troops, **extra)
 
 
-def _expert_holds(draft: Draft, task: Task, count: int) -> bool:
+def expert_holds(draft: Draft, task: Task, count: int) -> bool:
     """Expert deployment: no deployment while leading by 4+ strength in a Conflict I or II
     [FAQ Solo Play, HAGAL §3 verdict]. Human strength is asked when it decides; True while
     the Rival waits for that answer or keeps its units."""
@@ -424,6 +424,7 @@ def _expert_holds(draft: Draft, task: Task, count: int) -> bool:
         )
         return True
     draft.put(human, strength=int(answer))
+    draft.emit("strength", human, strength=int(answer))
     if house.rival_strength - int(answer) < EXPERT_LEAD:
         return False
     draft.emit("expert_hold", task.house, kept=count)

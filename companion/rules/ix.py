@@ -274,18 +274,35 @@ def dividends(draft: Draft, house_id: str) -> None:
 
 
 def _ship_troops(draft: Draft, task: Task) -> None:
-    """The second step's two troops. A Rival with Troop Transports deploys them all,
-    unless Expert deployment is in use [IX p.9]."""
+    """The second step's two troops. Troop Transports: "recruit 1 extra troop; you may
+    deploy those troops" [IX tile], so 3 for its owner. A Rival deploys them all, unless
+    Expert deployment is in use: then that rule decides [IX p.9]."""
     house = draft.house(task.house)
+    transports = house.owns("troop_transports")
+    n = task.n + 1 if transports else task.n
     if house.is_human:
-        draft.emit("take", task.house, troops=task.n)
+        draft.emit("take", task.house, troops=n)
+        if transports:
+            draft.emit("transports_player", task.house, troops=n)
         return
-    if house.owns("troop_transports") and not hagal.expert(draft):
-        n = min(task.n, house.supply)
-        draft.put(task.house, troops=house.troops + n)
-        draft.emit("transports", task.house, troops=n)
+    draft.queue[0:0] = [Task("recruit", task.house, "", n)]
+    if transports:
+        draft.queue.insert(1, Task("transports", task.house, "", n))
+
+
+def _deploy_transported(draft: Draft, task: Task) -> None:
+    """A Rival's Troop Transports: the Shipping troops it just recruited go to the
+    Conflict, or, with Expert deployment, unless it leads by 4+ in a Conflict I or II
+    [IX p.9; FAQ Solo Play]."""
+    house = draft.house(task.house)
+    n = min(task.n, draft.recruited, house.garrison)
+    if n <= 0:
         return
-    draft.queue.insert(0, Task("recruit", task.house, "", task.n))
+    if hagal.expert(draft) and draft.conflict_level < 3 and hagal.expert_holds(draft, task, n):
+        return
+    draft.put(task.house, garrison=house.garrison - n, troops=house.troops + n)
+    draft.recruited -= n
+    draft.emit("transports", task.house, troops=n)
 
 
 # -- dreadnoughts ------------------------------------------------------------------------------
@@ -442,6 +459,7 @@ HANDLERS = {
     "freighter": _use_freighter,
     "shipping_first": _first_shipping_reward,
     "ship_troops": _ship_troops,
+    "transports": _deploy_transported,
     "commission": _commission_dreadnought,
     "dreadnoughts": _dreadnoughts_after_combat,
     "post": _post_dreadnought,

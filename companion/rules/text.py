@@ -107,6 +107,10 @@ TEMPLATES: Mapping[str, str] = {
         "%(house)s's Troop Transports: it deploys the 1 troop from the Shipping track "
         "straight to the Conflict."
     ),
+    "transports_player": (
+        "%(house)s's Troop Transports: %(troops)s troops from the Shipping track; you may "
+        "deploy them to the Conflict."
+    ),
     "commission": "%(house)s commissions a dreadnought: from supply to the garrison.",
     "dreadnought_home": "%(house)s returns %(dreadnoughts)s from the Conflict to the garrison.",
     "detonate": (
