@@ -452,15 +452,22 @@ def _queue_swords(draft: Draft, task: Task) -> None:
     """Each Rival with a unit in the Conflict reveals swords, in turn order [RB p.19].
 
     A dreadnought is a unit: with one, "your swords still count" [IX p.6]. HAGAL §9
-    leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow).
+    leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow),
+    and say so in the log; a setting asks for a troop as RB p.19 words it.
     """
     rivals = [hid for hid in draft.order() if not draft.house(hid).is_human]
     if not draft.solo:
         rivals = ["hagal"]
     brutal = draft.setup.options.brutal_escalation and draft.conflict_level == 3
-    tasks = [
-        Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if draft.house(hid).units > 0
-    ]
+    need_troops = draft.setup.options.swords_need_troops
+    tasks: list[Task] = []
+    for hid in rivals:
+        house = draft.house(hid)
+        if house.troops <= 0 and house.dn_conflict > 0:
+            ruling = "ruling_dreadnought_no_swords" if need_troops else "ruling_dreadnought_swords"
+            draft.emit(ruling, hid)
+        if house.troops > 0 or (house.units > 0 and not need_troops):
+            tasks.append(Task("swords", hid, "", 2 if brutal else 1))
     draft.queue[0:0] = tasks
 
 

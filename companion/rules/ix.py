@@ -342,12 +342,24 @@ def _dreadnoughts_after_combat(draft: Draft, task: Task) -> None:
     for hid, house in list(draft.houses.items()):
         if not house.dn_conflict:
             continue
-        if hid == task.ref:
+        if hid == task.ref and _takes_control(draft, hid):
             tasks.append(Task("post", hid))
         else:
             draft.put(hid, dn_garrison=house.dn_garrison + house.dn_conflict, dn_conflict=0)
             draft.emit("dreadnought_home", hid, count=house.dn_conflict)
     draft.queue[0:0] = tasks
+
+
+def _takes_control(draft: Draft, house_id: str) -> bool:
+    """Our ruling: House Hagal's dreadnought takes control like any Rival's [IX p.6, p.8:
+    "Whenever a Rival wins a Conflict and its dreadnought must take control"], though
+    RB p.19 says House Hagal "can never claim control" (of Control markers, as it
+    collects no rewards). A setting plays RB p.19: the dreadnought goes home."""
+    if draft.house(house_id).kind != "hagal":
+        return True
+    home = draft.setup.options.hagal_dreadnought_home
+    draft.emit("ruling_hagal_dreadnought_home" if home else "ruling_hagal_dreadnought", house_id)
+    return not home
 
 
 def _post_dreadnought(draft: Draft, task: Task) -> None:
