@@ -372,7 +372,8 @@ def _recruit(draft: Draft, task: Task) -> None:
     if n:
         draft.put(task.house, garrison=house.garrison + n)
         draft.recruited += n
-    draft.emit("recruit", task.house, troops=n, wanted=task.n)
+    source = {"source": task.ref} if task.ref else {}  # "shipping" for the Shipping track
+    draft.emit("recruit", task.house, troops=n, wanted=task.n, **source)
 
 
 def _deploy(draft: Draft, task: Task) -> None:

@@ -285,7 +285,7 @@ def _ship_troops(draft: Draft, task: Task) -> None:
         if transports:
             draft.emit("transports_player", task.house, troops=n)
         return
-    draft.queue[0:0] = [Task("recruit", task.house, "", n)]
+    draft.queue[0:0] = [Task("recruit", task.house, "shipping", n)]
     if transports:
         draft.queue.insert(1, Task("transports", task.house, "", n))
 
