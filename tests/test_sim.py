@@ -12,7 +12,7 @@ import pytest
 from companion import sim
 from companion.rules.state import Entry, GameState
 from tests.rules.helpers import finish_round, house, solo, two_player
-from tests.rules.ix_helpers import ix_solo, rival_turn
+from tests.rules.ix_helpers import ix_solo, transports_turn
 
 REPORT_KEYS = {
     "games",
@@ -274,14 +274,7 @@ def test_the_checker_catches_a_tile_trigger_without_its_effect(tile, dropped):
 def test_the_checker_catches_a_shipping_recruit_without_troop_transports_troop():
     """Troop Transports: "recruit 1 extra troop" at each Shipping recruit; a recall that
     recruits only 2 breaks the count (the error issue 19 found)."""
-    s = rival_turn(
-        ix_solo(),
-        "r1",
-        "smuggling_or_interstellar_shipping",
-        freighter=2,
-        tech=("troop_transports",),
-        influence=(0, 0, 0, 1),
-    )
+    s = transports_turn(ix_solo())
     ended = replace(s, phase="ended")
     assert sim._tile_counts(ended, ended.house("r1"))["troop_transports"] == (1, 1)
     two = tuple(

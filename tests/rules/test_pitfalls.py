@@ -29,7 +29,7 @@ from tests.rules.helpers import (
     two_player,
     vacate,
 )
-from tests.rules.ix_helpers import ix_solo, rival_turn, tiles
+from tests.rules.ix_helpers import ix_solo, rival_turn, tiles, transports_turn
 
 NO_SWORDS = ("hall_of_oratory", "carthag")  # House Hagal cards without a sword icon
 
@@ -65,16 +65,7 @@ def test_tie_for_second_in_a_solo_game_gets_no_reward():
 def test_troop_transports_give_a_rival_three_shipping_troops():
     """Troop Transports: "recruit 1 extra troop" when recruiting from the Shipping track;
     IX p.9: a Rival deploys them all. Was wrong here: 2 troops."""
-    s = rival_turn(
-        ix_solo(),
-        "r1",
-        "smuggling_or_interstellar_shipping",
-        freighter=2,
-        tech=("troop_transports",),
-        influence=(0, 0, 0, 1),
-        troops=0,
-        garrison=0,
-    )
+    s = transports_turn(ix_solo(), troops=0, garrison=0)
     assert settle(s).house("r1").troops == 3
 
 
