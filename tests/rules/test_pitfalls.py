@@ -45,6 +45,13 @@ def solo_combat(s: GameState, conflict: str, you: int, **troops: int) -> GameSta
     return answer(s, you)
 
 
+def r1_leads_by_six(s: GameState) -> GameState:
+    """r1 (3 troops in the Conflict, r2 none) takes its last Agent turn, to Stillsuits."""
+    s = house(idle_rivals(s), "r1", troops=3, garrison=3, placed=1)
+    s = house(s, "r2", troops=0)
+    return place(stack(vacate(s, "stillsuits"), "stillsuits"), "secure_contract")
+
+
 def log_data(s: GameState, kind: str, house_id: str) -> list[dict[str, object]]:
     return [dict(e.data) for e in s.log if e.kind == kind and e.house == house_id]
 
@@ -95,9 +102,7 @@ def test_ix_strength_prompt_counts_dreadnoughts():
 def test_expert_deployment_logs_the_strength_you_enter():
     """FAQ Solo Play (Expert deployment asks your strength to decide a 4-strength lead);
     every answer is in the log (DESIGN: nothing is lost). Was wrong here: not logged."""
-    s = house(idle_rivals(solo("mentat")), "r1", troops=3, garrison=3, placed=1)
-    s = house(s, "r2", troops=0)
-    s = place(stack(vacate(s, "stillsuits"), "stillsuits"), "secure_contract")
+    s = r1_leads_by_six(solo("mentat"))
     assert s.prompt is not None and s.prompt.kind == "expert_strength"
     s = answer(s, 1)
     assert entries(s, "strength", "p1") == [{"strength": 1}]
@@ -166,9 +171,11 @@ def test_every_rival_gets_its_swordmaster_in_or_out_of_combat():
     gets its third Agent, whether or not it fights."""
     s = solo("mentat")  # 3 cards above the Swordmasters
     while s.round < 3:
-        s = house(s, "r2", troops=0, garrison=0)
+        s = house(s, "r2", troops=0, garrison=0, dn_conflict=0)  # no units at round start
         s = finish_round(s)
     assert [h.agents for h in s.rivals] == [3, 3]
+    arrived = {(e.house, e.round) for e in s.log if e.kind == "rival_swordmaster"}
+    assert arrived == {("r1", 3), ("r2", 3)}
 
 
 def test_kwisatz_haderach_keeps_every_mentat_rule():
@@ -179,9 +186,7 @@ def test_kwisatz_haderach_keeps_every_mentat_rule():
         assert (a.garrison, a.intrigue, a.water) == (b.garrison, b.intrigue, b.water)
     assert mentat_cost(solo_setup("kwisatz")) == mentat_cost(solo_setup("mentat")) == 5
     assert swordmaster_round(solo_setup("kwisatz")) == swordmaster_round(solo_setup("mentat"))
-    s = house(idle_rivals(kwisatz), "r1", troops=3, garrison=3, placed=1)
-    s = house(s, "r2", troops=0)
-    s = place(stack(vacate(s, "stillsuits"), "stillsuits"), "secure_contract")
+    s = r1_leads_by_six(kwisatz)
     assert s.prompt is not None and s.prompt.kind == "expert_strength"
 
 
