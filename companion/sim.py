@@ -198,6 +198,8 @@ def invariants(state: GameState) -> list[str]:
         bad.append(f"{where}: {placed} Agents placed but {agents} on the board")
     if state.ix:
         bad += _ix_invariants(state, where)
+        if state.phase == "ended":  # the whole log once, not at every step
+            bad += _tile_invariants(state, where)
     return bad + _table_invariants(state, where)
 
 
@@ -302,6 +304,60 @@ def _ix_invariants(state: GameState, where: str) -> list[str]:
         if state.catalog.spaces[space].control_bonus is None:
             bad.append(f"{where}: a dreadnought controls {space}")
     return bad
+
+
+def _tile_invariants(state: GameState, where: str) -> list[str]:
+    """Each Tech tile effect the app applies happens once per trigger [IX p.4, p.9]:
+    Shuttle Fleet at each round start, Windtraps at each won Conflict, Troop Transports'
+    third troop at each Shipping recruit, Training Drones in each round a Rival takes an
+    Agent turn, Holtzman Engine at the end. Counted in the log per house."""
+    bad: list[str] = []
+    for house in state.houses:
+        for tile, (triggers, effects) in _tile_counts(state, house).items():
+            if triggers != effects:
+                bad.append(
+                    f"{where}: {house.id}'s {tile} triggered {triggers} times, applied {effects}"
+                )
+    return bad
+
+
+def _tile_counts(state: GameState, house: House) -> dict[str, tuple[int, int]]:
+    """Per tile: how often its trigger happened while the house owned it, and how often
+    its effect shows in the log."""
+    acquired = {
+        str(e.data.get("tile")): i
+        for i, e in enumerate(state.log)
+        if e.kind == "tech" and e.house == house.id
+    }
+    rival = house.kind == "rival"
+    triggers: Counter[str] = Counter()
+    effects: Counter[str] = Counter()
+    drone_rounds: set[int] = set()
+
+    def owns(tile: str, index: int) -> bool:
+        return tile in house.tech and acquired.get(tile, -1) < index
+
+    for i, e in enumerate(state.log):
+        mine = e.house == house.id
+        tile = e.data.get("tile")
+        if rival and e.kind == "recall" and owns("shuttle_fleet", i):
+            triggers["shuttle_fleet"] += 1
+        if rival and mine and e.kind == "reward" and e.data.get("place") == "first":
+            triggers["windtraps"] += owns("windtraps", i)
+        if mine and e.kind == "freighter_recall" and int(str(e.data.get("step"))) >= 2:
+            triggers["troop_transports"] += owns("troop_transports", i)
+        if rival and mine and e.kind in ("rival_agent", "tech") and owns("training_drones", i + 1):
+            drone_rounds.add(e.round)
+        if rival and e.kind == "game_end" and owns("holtzman_engine", i):
+            triggers["holtzman_engine"] += 1
+        if mine and e.kind in ("tech_income", "tech_flip", "tech_vp"):
+            effects[str(tile)] += 1
+        shipped = e.kind == "recruit" and e.data.get("source") == "shipping"
+        if mine and (e.kind == "transports_player" or (shipped and e.data.get("wanted") == 3)):
+            effects["troop_transports"] += 1
+    triggers["training_drones"] = len(drone_rounds)
+    tiles = ("shuttle_fleet", "windtraps", "troop_transports", "training_drones")
+    return {t: (triggers[t], effects[t]) for t in (*tiles, "holtzman_engine")}
 
 
 def _table_invariants(state: GameState, where: str) -> list[str]:

@@ -10,8 +10,9 @@ from dataclasses import replace
 import pytest
 
 from companion import sim
-from companion.rules.state import GameState
-from tests.rules.helpers import house, solo, two_player
+from companion.rules.state import Entry, GameState
+from tests.rules.helpers import finish_round, house, solo, two_player
+from tests.rules.ix_helpers import ix_solo, transports_turn
 
 REPORT_KEYS = {
     "games",
@@ -231,3 +232,54 @@ def test_the_checker_catches_a_broken_state(build, expected):
     found = sim.invariants(state)
     assert any(expected in line for line in found), found
     assert all(line.startswith(f"seed {state.setup.seed} step {state.step}: ") for line in found)
+
+
+# -- Tech tile effects: once per trigger [IX p.4, p.9] ------------------------------------
+
+
+def tiles_owned_for_a_round(*tech: str) -> GameState:
+    """Rise of Ix solo: r1 owns these tiles from the start; round 1 plays out and the game
+    is declared over, so the whole-log tile check runs."""
+    s = finish_round(house(ix_solo(), "r1", tech=tech))
+    return replace(s, phase="ended")
+
+
+def without(state: GameState, drop: Callable[[Entry], bool]) -> GameState:
+    return replace(state, log=tuple(e for e in state.log if not drop(e)))
+
+
+def test_tile_effects_applied_each_time_pass_the_check():
+    """IX p.4 and p.9: Shuttle Fleet's 2 Solari at the start of round 2, Training Drones'
+    flip on r1's Agent turns of round 1: each trigger has its effect."""
+    state = tiles_owned_for_a_round("shuttle_fleet", "training_drones")
+    counts = sim._tile_counts(state, state.house("r1"))
+    assert counts["shuttle_fleet"] == (1, 1)
+    assert counts["training_drones"] == (1, 1)
+    assert not [line for line in sim.invariants(state) if "triggered" in line]
+
+
+@pytest.mark.parametrize(
+    ("tile", "dropped"),
+    [
+        ("shuttle_fleet", lambda e: e.kind == "tech_income"),
+        ("training_drones", lambda e: e.kind == "tech_flip"),
+    ],
+)
+def test_the_checker_catches_a_tile_trigger_without_its_effect(tile, dropped):
+    state = without(tiles_owned_for_a_round("shuttle_fleet", "training_drones"), dropped)
+    found = sim.invariants(state)
+    assert any(f"r1's {tile} triggered 1 times, applied 0" in line for line in found), found
+
+
+def test_the_checker_catches_a_shipping_recruit_without_troop_transports_troop():
+    """Troop Transports: "recruit 1 extra troop" at each Shipping recruit; a recall that
+    recruits only 2 breaks the count (the error issue 19 found)."""
+    s = transports_turn(ix_solo())
+    ended = replace(s, phase="ended")
+    assert sim._tile_counts(ended, ended.house("r1"))["troop_transports"] == (1, 1)
+    two = tuple(
+        replace(e, data={**e.data, "wanted": 2}) if e.data.get("source") == "shipping" else e
+        for e in ended.log
+    )
+    found = sim.invariants(replace(ended, log=two))
+    assert any("r1's troop_transports triggered 1 times, applied 0" in f for f in found), found

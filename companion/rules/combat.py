@@ -48,12 +48,16 @@ def placements(power: dict[str, int], four_players: bool = False) -> dict[str, s
     """Who gets which reward [RB p.12 Resolve Combat and Ties; FAQ Conflict].
 
     Strength 0 gets nothing. A tie for first: no winner, the tied each get the second
-    reward. A tie for second: the tied each get the third reward. A lone third gets the
-    third reward only with four players; ties for third get nothing.
+    reward. A tie for second: the tied each get the third reward, which exists only with
+    four players ("In a 4-player game (only)"; with three "the third-place reward isn't
+    available"), so with three combatants they get nothing. A lone third gets the third
+    reward only with four players; ties for third get nothing.
 
     >>> placements({"a": 8, "b": 8, "c": 4})
     {'a': 'second', 'b': 'second'}
     >>> placements({"a": 9, "b": 4, "c": 4})
+    {'a': 'first'}
+    >>> placements({"a": 9, "b": 4, "c": 4, "d": 1}, four_players=True)
     {'a': 'first', 'b': 'third', 'c': 'third'}
     """
     groups: list[list[str]] = []
@@ -75,7 +79,8 @@ def placements(power: dict[str, int], four_players: bool = False) -> dict[str, s
             out[group[0]] = PLACES[rank]
             rank += 1
         else:
-            out.update(dict.fromkeys(group, PLACES[rank + 1]))
+            if rank == 0 or four_players:
+                out.update(dict.fromkeys(group, PLACES[rank + 1]))
             rank += 2
     return out
 

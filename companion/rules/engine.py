@@ -101,6 +101,9 @@ def new_game(setup: Setup, catalog: Catalog) -> GameState:
         draft.random().shuffle(draft.hagal_deck)
     draft.conflict_deck = conflict_deck(draft)
     draft.emit("setup", mode=setup.mode, difficulty=setup.difficulty, first=first)
+    if setup.mode == "solo" and setup.options.epic:
+        standard = setup.options.epic_rivals_standard
+        draft.emit("ruling_epic_rivals_standard" if standard else "ruling_epic_rivals", None)
     if draft.ix:
         ix.setup_tech(draft)
     draft.queue.append(Task("start_round"))

@@ -372,7 +372,8 @@ def _recruit(draft: Draft, task: Task) -> None:
     if n:
         draft.put(task.house, garrison=house.garrison + n)
         draft.recruited += n
-    draft.emit("recruit", task.house, troops=n, wanted=task.n)
+    source = {"source": task.ref} if task.ref else {}  # "shipping" for the Shipping track
+    draft.emit("recruit", task.house, troops=n, wanted=task.n, **source)
 
 
 def _deploy(draft: Draft, task: Task) -> None:
@@ -387,7 +388,7 @@ def _deploy(draft: Draft, task: Task) -> None:
     count = troops + dreadnoughts
     if count <= 0:
         return
-    if expert(draft) and draft.conflict_level < 3 and _expert_holds(draft, task, count):
+    if expert(draft) and draft.conflict_level < 3 and expert_holds(draft, task, count):
         return
     draft.put(
         task.house,
@@ -401,7 +402,7 @@ def _deploy(draft: Draft, task: Task) -> None:
     draft.emit("deploy", task.house, troops=troops, **extra)
 
 
-def _expert_holds(draft: Draft, task: Task, count: int) -> bool:
+def expert_holds(draft: Draft, task: Task, count: int) -> bool:
     """Expert deployment: no deployment while leading by 4+ strength in a Conflict I or II
     [FAQ Solo Play, HAGAL §3 verdict]. Human strength is asked when it decides; True while
     the Rival waits for that answer or keeps its units."""
@@ -424,6 +425,7 @@ def _expert_holds(draft: Draft, task: Task, count: int) -> bool:
         )
         return True
     draft.put(human, strength=int(answer))
+    draft.emit("strength", human, strength=int(answer))
     if house.rival_strength - int(answer) < EXPERT_LEAD:
         return False
     draft.emit("expert_hold", task.house, kept=count)
@@ -451,15 +453,22 @@ def _queue_swords(draft: Draft, task: Task) -> None:
     """Each Rival with a unit in the Conflict reveals swords, in turn order [RB p.19].
 
     A dreadnought is a unit: with one, "your swords still count" [IX p.6]. HAGAL §9
-    leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow).
+    leaves a dreadnought-only Rival open; we follow the Ix rulebook (and Spice Flow),
+    and say so in the log; a setting asks for a troop as RB p.19 words it.
     """
     rivals = [hid for hid in draft.order() if not draft.house(hid).is_human]
     if not draft.solo:
         rivals = ["hagal"]
     brutal = draft.setup.options.brutal_escalation and draft.conflict_level == 3
-    tasks = [
-        Task("swords", hid, "", 2 if brutal else 1) for hid in rivals if draft.house(hid).units > 0
-    ]
+    need_troops = draft.setup.options.swords_need_troops
+    tasks: list[Task] = []
+    for hid in rivals:
+        house = draft.house(hid)
+        if house.troops <= 0 and house.dn_conflict > 0:
+            ruling = "ruling_dreadnought_no_swords" if need_troops else "ruling_dreadnought_swords"
+            draft.emit(ruling, hid)
+        if house.troops > 0 or (house.units > 0 and not need_troops):
+            tasks.append(Task("swords", hid, "", 2 if brutal else 1))
     draft.queue[0:0] = tasks
 
 

@@ -274,18 +274,35 @@ def dividends(draft: Draft, house_id: str) -> None:
 
 
 def _ship_troops(draft: Draft, task: Task) -> None:
-    """The second step's two troops. A Rival with Troop Transports deploys them all,
-    unless Expert deployment is in use [IX p.9]."""
+    """The second step's two troops. Troop Transports: "recruit 1 extra troop; you may
+    deploy those troops" [IX tile], so 3 for its owner. A Rival deploys them all, unless
+    Expert deployment is in use: then that rule decides [IX p.9]."""
     house = draft.house(task.house)
+    transports = house.owns("troop_transports")
+    n = task.n + 1 if transports else task.n
     if house.is_human:
-        draft.emit("take", task.house, troops=task.n)
+        draft.emit("take", task.house, troops=n)
+        if transports:
+            draft.emit("transports_player", task.house, troops=n)
         return
-    if house.owns("troop_transports") and not hagal.expert(draft):
-        n = min(task.n, house.supply)
-        draft.put(task.house, troops=house.troops + n)
-        draft.emit("transports", task.house, troops=n)
+    draft.queue[0:0] = [Task("recruit", task.house, "shipping", n)]
+    if transports:
+        draft.queue.insert(1, Task("transports", task.house, "", n))
+
+
+def _deploy_transported(draft: Draft, task: Task) -> None:
+    """A Rival's Troop Transports: the Shipping troops it just recruited go to the
+    Conflict, or, with Expert deployment, unless it leads by 4+ in a Conflict I or II
+    [IX p.9; FAQ Solo Play]."""
+    house = draft.house(task.house)
+    n = min(task.n, draft.recruited, house.garrison)
+    if n <= 0:
         return
-    draft.queue.insert(0, Task("recruit", task.house, "", task.n))
+    if hagal.expert(draft) and draft.conflict_level < 3 and hagal.expert_holds(draft, task, n):
+        return
+    draft.put(task.house, garrison=house.garrison - n, troops=house.troops + n)
+    draft.recruited -= n
+    draft.emit("transports", task.house, troops=n)
 
 
 # -- dreadnoughts ------------------------------------------------------------------------------
@@ -325,12 +342,24 @@ def _dreadnoughts_after_combat(draft: Draft, task: Task) -> None:
     for hid, house in list(draft.houses.items()):
         if not house.dn_conflict:
             continue
-        if hid == task.ref:
+        if hid == task.ref and _takes_control(draft, hid):
             tasks.append(Task("post", hid))
         else:
             draft.put(hid, dn_garrison=house.dn_garrison + house.dn_conflict, dn_conflict=0)
             draft.emit("dreadnought_home", hid, count=house.dn_conflict)
     draft.queue[0:0] = tasks
+
+
+def _takes_control(draft: Draft, house_id: str) -> bool:
+    """Our ruling: House Hagal's dreadnought takes control like any Rival's [IX p.6, p.8:
+    "Whenever a Rival wins a Conflict and its dreadnought must take control"], though
+    RB p.19 says House Hagal "can never claim control" (of Control markers, as it
+    collects no rewards). A setting plays RB p.19: the dreadnought goes home."""
+    if draft.house(house_id).kind != "hagal":
+        return True
+    home = draft.setup.options.hagal_dreadnought_home
+    draft.emit("ruling_hagal_dreadnought_home" if home else "ruling_hagal_dreadnought", house_id)
+    return not home
 
 
 def _post_dreadnought(draft: Draft, task: Task) -> None:
@@ -442,6 +471,7 @@ HANDLERS = {
     "freighter": _use_freighter,
     "shipping_first": _first_shipping_reward,
     "ship_troops": _ship_troops,
+    "transports": _deploy_transported,
     "commission": _commission_dreadnought,
     "dreadnoughts": _dreadnoughts_after_combat,
     "post": _post_dreadnought,

@@ -124,11 +124,11 @@ def _solo_rivals(setup: Setup) -> tuple[House, ...]:
     assert setup.difficulty is not None
     difficulty = DIFFICULTY[setup.difficulty]
     garrison, intrigue = difficulty["garrison"], difficulty["intrigue"]
-    if setup.options.epic:
+    if setup.options.epic and not setup.options.epic_rivals_standard:
         # Epic [IX p.10]: "each player" starts with 5 garrison troops "instead of 3"
         # and draws an Intrigue card. Our ruling for Rivals: those starting with 3
         # troops get 5 (Mercenary Rivals start with none and keep none), and every
-        # Rival draws the Intrigue card.
+        # Rival draws the Intrigue card. A setting starts them as in a standard game.
         garrison = 5 if garrison == 3 else garrison
         intrigue += 1
     # Everyone starts with 1 water, rivals with the difficulty's extras [RB p.20].

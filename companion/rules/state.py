@@ -42,6 +42,11 @@ class Options:
     physical_conflicts: bool = False  # the table reveals physical Conflict cards
     epic: bool = False  # Rise of Ix Epic Game mode (Ix rulebook p.10)
     physical_tech: bool = False  # the table shuffles the Tech tiles and says which turn up
+    # The other reading of three rulings (companion/rules/rulings.py); False, the default,
+    # plays the rulebooks' text as we rule it, and is what games stored without them used.
+    hagal_dreadnought_home: bool = False  # House Hagal's dreadnought never takes control
+    swords_need_troops: bool = False  # a Rival with only dreadnoughts reveals no swords
+    epic_rivals_standard: bool = False  # Epic: Rivals start as in a standard game
 
 
 @dataclass(frozen=True, slots=True)

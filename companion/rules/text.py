@@ -52,6 +52,31 @@ TEMPLATES: Mapping[str, str] = {
     "deploy_one": "%(house)s deploys 1 troop to the Conflict.",
     "expert_hold": "%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison.",
     "expert_hold_one": "%(house)s leads by 4 or more: it keeps 1 troop in its garrison.",
+    # Rulings where they apply (companion/rules/rulings.py).
+    "ruling_hagal_dreadnought": (
+        "Ruling: %(house)s's dreadnought takes control like any Rival's (Rise of Ix p.8); "
+        "House Hagal gets no bonus from it."
+    ),
+    "ruling_hagal_dreadnought_home": (
+        "Ruling (this game's setting): %(house)s never claims control (rulebook p.19); its "
+        "dreadnought returns to the garrison."
+    ),
+    "ruling_dreadnought_swords": (
+        "Ruling: %(house)s has only dreadnoughts in the Conflict and still reveals a card "
+        "for swords (Rise of Ix p.6: your swords still count)."
+    ),
+    "ruling_dreadnought_no_swords": (
+        "Ruling (this game's setting): %(house)s has no troop in the Conflict, so no card "
+        "for swords (rulebook p.19)."
+    ),
+    "ruling_epic_rivals": (
+        "Ruling: in this Epic game each Rival with 3 garrison troops starts with 5, and "
+        "every Rival draws an Intrigue card (Rise of Ix p.10: each player)."
+    ),
+    "ruling_epic_rivals_standard": (
+        "Ruling (this game's setting): the Rivals start as in a standard game, without the "
+        "Epic troops and Intrigue card."
+    ),
     "signet": "%(house)s uses its Signet ability (%(leader)s)%(outcome)s.",
     "rival_harvest": "%(house)s harvests %(space)s: %(what)s",
     "swords": "%(house)s's combat bonus: %(card)s shows %(swords)s swords.",
@@ -106,6 +131,10 @@ TEMPLATES: Mapping[str, str] = {
     "transports_one": (
         "%(house)s's Troop Transports: it deploys the 1 troop from the Shipping track "
         "straight to the Conflict."
+    ),
+    "transports_player": (
+        "%(house)s's Troop Transports: %(troops)s troops from the Shipping track; you may "
+        "deploy them to the Conflict."
     ),
     "commission": "%(house)s commissions a dreadnought: from supply to the garrison.",
     "dreadnought_home": "%(house)s returns %(dreadnoughts)s from the Conflict to the garrison.",

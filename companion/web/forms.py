@@ -130,6 +130,12 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
         physical_conflicts=_flag(form, "physical_conflicts"),
         epic=ix and _flag(form, "epic"),
         physical_tech=ix and _flag(form, "physical_tech"),
+        hagal_dreadnought_home=ix and mode == "2p" and _flag(form, "hagal_dreadnought_home"),
+        swords_need_troops=ix and _flag(form, "swords_need_troops"),
+        epic_rivals_standard=ix
+        and mode == "solo"
+        and _flag(form, "epic")
+        and _flag(form, "epic_rivals_standard"),
     )
     sets = EXPANSIONS[expansion]
     for name in ("p1_color", "p2_color", "r1_color", "r2_color", "hagal_color"):

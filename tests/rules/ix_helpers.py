@@ -91,3 +91,19 @@ def hagal_turn(s: GameState, *cards: str, space: str = QUIET, **changes: object)
     s = vacate(s, *(t for t in targets if t), space)
     s = stack(s, *cards)
     return place(s, space)
+
+
+def transports_turn(s: GameState, troops: int = 0, garrison: int | None = None) -> GameState:
+    """r1, owning Troop Transports with its Freighter on step 2 and 1 Fremen Influence,
+    reveals the Smuggling card: it recalls from step 2 (the Shipping troops). `troops` in
+    the Conflict, `garrison` if given."""
+    return rival_turn(
+        s,
+        "r1",
+        "smuggling_or_interstellar_shipping",
+        freighter=2,
+        tech=("troop_transports",),
+        influence=(0, 0, 0, 1),
+        troops=troops,
+        garrison=s.house("r1").garrison if garrison is None else garrison,
+    )

@@ -192,7 +192,7 @@ def test_strength_answer_outside_the_range_is_refused():
         ({"a": 9, "b": 5, "c": 3}, {"a": "first", "b": "second"}),
         ({"a": 8, "b": 8, "c": 4}, {"a": "second", "b": "second"}),
         ({"a": 8, "b": 8, "c": 8}, {"a": "second", "b": "second", "c": "second"}),
-        ({"a": 9, "b": 4, "c": 4}, {"a": "first", "b": "third", "c": "third"}),
+        ({"a": 9, "b": 4, "c": 4}, {"a": "first"}),
         ({"a": 9, "b": 4, "c": 0}, {"a": "first", "b": "second"}),
         ({"a": 6, "b": 0, "c": 0}, {"a": "first"}),
         ({"a": 0, "b": 0, "c": 0}, {}),
@@ -201,8 +201,9 @@ def test_strength_answer_outside_the_range_is_refused():
 )
 def test_placements_below_four_players(power, expected):
     """Rulebook p.12 Resolve Combat and Ties; FAQ Conflict ("the same for one, two, or three
-    players"): tie for first -> each gets the second reward; tie for second -> each gets
-    the third; strength 0 gets nothing; no lone third reward below four players."""
+    players"): tie for first -> each gets the second reward; tie for second -> each would
+    get the third, which exists "In a 4-player game (only)", so nothing; strength 0 gets
+    nothing; no lone third reward below four players."""
     assert placements(power) == expected
 
 
@@ -238,12 +239,15 @@ def test_tie_for_first_gives_both_the_second_reward_and_nobody_wins():
     assert "reward" not in [e.kind for e in s.last_entries if e.house == "r2"]
 
 
-def test_tie_for_second_gives_each_the_third_reward():
+def test_tie_for_second_with_three_combatants_gives_nothing():
     """Rulebook p.12 Ties: "When players tie for second place, they each receive the third
-    reward"; FAQ Conflict: the same rules for one to three players."""
+    reward", and "In a 4-player game (only), the player with the third highest strength
+    receives the third reward"; its example: "the third-place reward isn't available in a
+    3-player game anyway". FAQ Conflict: the same rules for one to three players."""
     s = fight_2p("guild_bank_raid", p1=9, p2=4, hagal=2)  # p2 4, House Hagal 4
-    assert entries(s, "combat")[0]["places"] == {"p1": "first", "p2": "third", "hagal": "third"}
-    assert entries(s, "take", "p2") == [{"solari": 2, "trash": False, "choose": 0, "options": []}]
+    assert entries(s, "combat")[0]["places"] == {"p1": "first"}
+    assert entries(s, "take", "p2") == []
+    assert [e["place"] for e in entries(s, "reward")] == ["first"]
 
 
 def test_zero_strength_gets_no_reward():

@@ -15,6 +15,7 @@ from companion.rules.engine import apply
 from companion.rules.scoring import final_ranking
 from companion.rules.state import GameState, Posted
 from tests.rules.helpers import (
+    answer,
     entries,
     finish_round,
     house,
@@ -31,6 +32,7 @@ from tests.rules.ix_helpers import (
     ix_two_player,
     rival_turn,
     tiles,
+    transports_turn,
 )
 
 MARKED_CHEAP = ("windtraps", "memocorders", "sonic_snoopers")
@@ -499,36 +501,31 @@ def test_training_drones_flip_once_per_round():
 
 def test_troop_transports_deploy_the_shipping_troops():
     """IX p.9 Troop Transports: a Rival deploys to the Conflict all troops it recruits from
-    the Shipping track (not with Expert deployment)."""
+    the Shipping track; the tile "recruit[s] 1 extra troop" [IX tile], so 3, not 2."""
     s = ix_solo("sardaukar")
-    s = rival_turn(
-        s,
-        "r1",
-        "smuggling_or_interstellar_shipping",
-        freighter=2,
-        tech=("troop_transports",),
-        influence=(0, 0, 0, 1),
-        troops=0,
-    )
+    s = transports_turn(s, troops=0)
     s = settle(s)
-    assert s.house("r1").troops == 2
+    assert s.house("r1").troops == 3
+    assert [e.data for e in s.log if e.kind == "transports"] == [{"troops": 3}]
 
 
 def test_troop_transports_follow_expert_deployment_instead():
     """IX p.9: "(unless you're using the Expert Troop Deployment rule)": at Mentat the
-    Shipping troops go to the garrison."""
-    s = rival_turn(
-        ix_solo("mentat"),
-        "r1",
-        "smuggling_or_interstellar_shipping",
-        freighter=2,
-        tech=("troop_transports",),
-        influence=(0, 0, 0, 1),
-        troops=0,
-        garrison=3,
-    )
+    Expert rule decides; leading by 4+ in a Conflict I [FAQ Solo Play] the 3 Shipping
+    troops stay in the garrison, and the strength you enter is logged."""
+    s = transports_turn(ix_solo("mentat"), troops=2, garrison=3)
+    assert s.prompt is not None and s.prompt.kind == "expert_strength"
+    s = settle(answer(s, 0))
+    assert s.house("r1").troops == 2 and s.house("r1").garrison == 6
+    assert [e.data for e in s.log if e.kind == "strength"][:1] == [{"strength": 0}]
+
+
+def test_troop_transports_deploy_under_expert_rule_without_a_lead():
+    """IX p.9 with the Expert rule [FAQ Solo Play]: a Rival not leading by 4 deploys the
+    3 troops it recruits from the Shipping track."""
+    s = transports_turn(ix_solo("mentat"), troops=0, garrison=3)
     s = settle(s)
-    assert s.house("r1").troops == 0 and s.house("r1").garrison == 5
+    assert s.house("r1").troops == 3 and s.house("r1").garrison == 3
 
 
 def test_shuttle_fleet_gives_a_rival_two_solari_each_round():

@@ -39,6 +39,7 @@ IX_SAMPLES: tuple[tuple[str, dict[str, object]], ...] = (
     ("freighter_recall", {"step": 2}),
     ("dividends", {}),
     ("transports", {"troops": 2}),
+    ("transports_player", {"troops": 3}),
     ("commission", {}),
     ("dreadnought_home", {"count": 2}),
     ("detonate", {}),

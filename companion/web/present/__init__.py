@@ -7,7 +7,13 @@ from companion.services import GameView
 from companion.web.present import panels
 from companion.web.present.board import board
 from companion.web.present.prompts import prompt_view
-from companion.web.present.story import banner, newest_lines, phase_name, rival_turns
+from companion.web.present.story import (
+    banner,
+    newest_lines,
+    phase_name,
+    rival_turns,
+    ruling_notes,
+)
 from companion.web.present.views import Chip, ConflictView, Page, SpaceView
 
 __all__ = ["Chip", "ConflictView", "Page", "SpaceView", "page"]
@@ -47,4 +53,5 @@ def page(view: GameView) -> Page:
         purchases=panels.purchases(state),
         tech=panels.tech(state, acting),
         ix_turn=panels.ix_turn(state, acting),
+        rulings=ruling_notes(state),
     )

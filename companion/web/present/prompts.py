@@ -156,6 +156,23 @@ def _post(state: GameState, who: House, question: Prompt) -> Wording:
     return text, [(o, label(o)) for o in question.options]
 
 
+def _strength(state: GameState, who: House, question: Prompt) -> Wording:
+    """A dreadnought keeps its owner's strength above 0 without troops [IX p.6]."""
+    if "ix" in state.setup.sets:
+        text = _(
+            "Combat: enter %(house)s's strength on the Combat track (0 with neither troops "
+            "nor dreadnoughts in the Conflict).",
+            house=who.name,
+        )
+    else:
+        text = _(
+            "Combat: enter %(house)s's strength on the Combat track (0 without troops "
+            "in the Conflict).",
+            house=who.name,
+        )
+    return text, []
+
+
 def _offer(state: GameState, who: House, question: Prompt) -> Wording:
     """A reward's purchase, such as Economic Supremacy's."""
     conflict = state.catalog.conflicts[state.conflict or ""]
@@ -173,13 +190,6 @@ def _offer(state: GameState, who: House, question: Prompt) -> Wording:
 
 # Questions worded by a template with the house's name, and their answers' names.
 _FIXED: dict[str, tuple[LazyString, dict[str, LazyString]]] = {
-    "strength": (
-        _l(
-            "Combat: enter %(house)s's strength on the Combat track (0 without troops "
-            "in the Conflict)."
-        ),
-        {},
-    ),
     "expert_strength": (
         _l(
             "Expert deployment: a Rival leads by 4 or more. What is %(house)s's strength "
@@ -227,4 +237,5 @@ _WORDINGS: dict[str, Callable[[GameState, House, Prompt], Wording]] = {
     "freighter": _freighter,
     "post": _post,
     "offer": _offer,
+    "strength": _strength,
 }

@@ -7,6 +7,7 @@ from babel.support import Translations
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
+from companion.rules.rulings import RULING_ITEMS, is_ruling
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
 from companion.web.present.views import RivalTurn
@@ -71,6 +72,8 @@ def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
     current: RivalTurn | None = None
     translations = get_translations()
     for entry in state.last_entries:
+        if is_ruling(entry.kind):
+            continue  # shown apart, with a link to its explanation (ruling_notes)
         if entry.kind == "hagal_skip":
             skipped.append(sentence(entry, state, translations))
             continue
@@ -93,6 +96,16 @@ def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
         other.append(sentence(entry, state, translations))
     other.extend(skipped)
     return turns, other
+
+
+def ruling_notes(state: GameState) -> tuple[tuple[str, str, str], ...]:
+    """The rulings the last action applied: each sentence with its rules page (kind, id)."""
+    translations = get_translations()
+    return tuple(
+        (sentence(entry, state, translations), *RULING_ITEMS[entry.kind])
+        for entry in state.last_entries
+        if is_ruling(entry.kind)
+    )
 
 
 def phase_name(phase: str) -> str:

@@ -204,4 +204,6 @@ class Page:
     ix_turn: IxTurnView | None = None
     fields: tuple[tuple[str, object], ...] = HOUSE_FIELDS
     ix_fields: tuple[tuple[str, object], ...] = IX_HOUSE_FIELDS
+    # The rulings the last tap applied: sentence, and the rules page's kind and id.
+    rulings: tuple[tuple[str, str, str], ...] = ()
     factions: tuple[tuple[str, str], ...] = tuple((f, FACTION_NAMES[f]) for f in FACTIONS)
