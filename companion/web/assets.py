@@ -8,12 +8,15 @@ import hashlib
 import os
 from typing import Any
 
-from flask import Flask, Response, current_app, jsonify, request, url_for
+from flask import Flask, Request, Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 from flask_compress import Compress
 
+from companion.lru import LRU
+
 YEAR_SECONDS = 365 * 24 * 3600
 IMMUTABLE = f"public, max-age={YEAR_SECONDS}, immutable"
+STATIC_COMPRESSED_KEPT = 64  # static files' compressed bodies, by encoding and URL
 THEME_COLOR = "#15120f"  # the pages' background (static/app.css --bg)
 ICON_SIZES = (192, 512)
 
@@ -39,6 +42,25 @@ class StaticVersions:
             digest = hashlib.sha256(file.read()).hexdigest()[:12]
         self._known[filename] = (stat.st_mtime_ns, stat.st_size, digest)
         return digest
+
+
+class CompressedStatic:
+    """Flask-Compress's cache, for versioned static files only: each is compressed once
+    per encoding, not on every first load of every tablet. Pages are never kept."""
+
+    def __init__(self) -> None:
+        self._kept = LRU[str, bytes](STATIC_COMPRESSED_KEPT)
+
+    def get(self, key: str) -> bytes | None:
+        return self._kept.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        if request.endpoint == "static" and request.args.get("v"):
+            self._kept.put(key, value)
+
+
+def _compressed_key(req: Request) -> str:
+    return req.full_path
 
 
 def _versions() -> StaticVersions:
@@ -103,5 +125,8 @@ def install(app: Flask) -> None:
     app.url_defaults(add_version)
     app.add_url_rule("/manifest.webmanifest", "manifest", manifest)
     app.config.setdefault("COMPRESS_STREAMS", False)
-    Compress(app)  # gzip (or br, zstd) for pages, fragments, scripts and styles
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", CompressedStatic)
+    app.config.setdefault("COMPRESS_CACHE_KEY", _compressed_key)
+    # gzip (or br, zstd) for pages, fragments, scripts and styles
+    app.extensions["compress"] = Compress(app)
     app.after_request(cache_static)  # registered after, so it runs before Compress's

@@ -160,3 +160,18 @@ def test_an_unchanged_poll_keeps_the_connection_open(game, waitress_url, poll):
         assert not response.will_close
     assert connection.sock is sock  # the same socket all along
     connection.close()
+
+
+def test_a_static_file_is_compressed_once_and_pages_every_time(game, app, client):
+    digest = hashlib.sha256((STATIC / "app.css").read_bytes()).hexdigest()[:12]
+    gzip_only = {"Accept-Encoding": "gzip"}
+    with client.get(f"/static/app.css?v={digest}", headers=gzip_only) as first:
+        packed = first.data
+    with client.get(f"/static/app.css?v={digest}", headers=gzip_only) as again:
+        assert again.data == packed
+    assert gzip.decompress(packed) == (STATIC / "app.css").read_bytes()
+    game_id = game.new_solo()
+    client.get(f"/games/{game_id}", headers=gzip_only)
+    kept = app.extensions["compress"].cache
+    assert kept.get(f"gzip;/static/app.css?v={digest}") == packed
+    assert kept.get(f"gzip;/games/{game_id}?") is None
