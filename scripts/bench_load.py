@@ -25,19 +25,8 @@ from waitress.server import create_server
 from companion import create_app, services
 from companion.db.migrate import migrated
 from companion.rules.engine import legal_actions
-from companion.web import forms
+from companion.sim import make_setup
 
-SOLO_FORM = {
-    "mode": "solo",
-    "difficulty": "mentat",
-    "p1_name": "Ann",
-    "p1_leader": "paul_atreides",
-    "p1_color": "green",
-    "r1_leader": "glossu_rabban",
-    "r1_color": "red",
-    "r2_leader": "memnon_thorvald",
-    "r2_color": "yellow",
-}
 WEAK_WIFI_BYTES_PER_S = 1_000_000 / 8
 ROUNDS = 20  # loads per variant; the medians are printed
 
@@ -46,7 +35,7 @@ def solo_game(app: object) -> int:
     """A solo game with a few taps in its log."""
     with app.app_context():  # type: ignore[attr-defined]
         catalog = app.extensions["catalog"]  # type: ignore[attr-defined]
-        game_id = services.create_game(forms.setup_from(SOLO_FORM, seed=1), catalog)
+        game_id = services.create_game(make_setup(catalog, "solo", "mentat", seed=1), catalog)
         for _ in range(6):
             view = services.load(game_id, catalog)
             services.act(game_id, legal_actions(view.state)[0], view.version, catalog)

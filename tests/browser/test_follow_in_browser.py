@@ -7,7 +7,6 @@ Debian's chromium, driven by Playwright; never a downloaded browser.
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -16,12 +15,12 @@ import pytest
 from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from companion import create_app, services
-from companion.db import db
+from companion import services
 from companion.serve import lan_addresses
+from tests.browser.test_play_in_browser import CHROMIUM
+from tests.browser.test_play_in_browser import app as app  # the same app fixture
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed"),
@@ -50,20 +49,6 @@ class RestartableServer:
         self.server.shutdown()
         self.server.server_close()
         self.server = None
-
-
-@pytest.fixture
-def app(tmp_path) -> Flask:
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "browser-test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'follow.sqlite'}",
-        }
-    )
-    with app.app_context():
-        db.create_all()
-    return app
 
 
 @pytest.fixture
