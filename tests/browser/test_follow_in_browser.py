@@ -203,3 +203,42 @@ def test_the_screen_is_kept_awake_over_plain_http_after_the_first_tap(app, brows
     assert page.evaluate("() => !document.querySelector('video.awake-video').paused")
     assert errors == []
     server.stop()
+
+
+WORDS_SPLIT_ACROSS_LINES = """() => {
+    const split = [];
+    for (const chip of document.querySelectorAll('#live .chip')) {
+        const text = chip.firstChild;
+        if (!text || text.nodeType !== Node.TEXT_NODE) continue;
+        let start = 0;
+        for (const word of text.data.split(' ')) {
+            const range = document.createRange();
+            range.setStart(text, start);
+            range.setEnd(text, start + word.length);
+            if (word && range.getClientRects().length > 1) split.push(word);
+            start += word.length + 1;
+        }
+    }
+    return split;
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (800, 1280), (1280, 800), (1920, 1080)])
+def test_the_live_view_fits_from_a_phone_to_a_tv(app, server, browser, width, height):
+    """No sideways scrolling at any size (it was 11 px too wide at 1280), and no name
+    broken inside a word ("Left Riv al")."""
+    game_id = new_game(app, SOLO_FORM)
+    play(app, game_id, steps=4)  # rivals on the board and in the Conflict
+    errors: list[str] = []
+    page = open_page(browser, errors, width, height)
+    page.goto(f"http://127.0.0.1:{server.port}/games/{game_id}/live")
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") == width
+    overflowing = page.evaluate(
+        "() => [...document.querySelectorAll('body *')]"
+        ".filter(e => e.getBoundingClientRect().right > innerWidth + 0.5)"
+        ".map(e => e.tagName + '.' + e.className)"
+    )
+    assert overflowing == []
+    assert page.locator("#live .chip", has_text="Left Rival").count() > 0
+    assert page.evaluate(WORDS_SPLIT_ACROSS_LINES) == []
+    assert errors == []
