@@ -40,6 +40,15 @@
       video.appendChild(source);
     }
     ["playing", "pause"].forEach(function (name) { video.addEventListener(name, show); });
+    // As NoSleep.js: the one-second WebM loops; the longer MP4 (Safari) jumps back instead.
+    video.addEventListener("loadedmetadata", function () {
+      if (video.duration > 1) {
+        video.loop = false;
+        video.addEventListener("timeupdate", function () {
+          if (video.currentTime > 0.5) video.currentTime = Math.random();
+        });
+      }
+    });
     // Browsers keep the screen on only for a video that is on the page and in view.
     document.body.appendChild(video);
   }
@@ -75,7 +84,8 @@
     show();
     keepAwake();
   });
-  // The first tap anywhere, or one on the indicator, may start the video.
-  document.addEventListener("pointerdown", keepAwake);
+  // The first tap anywhere, or one on the indicator, may start the video (a click is a
+  // user activation on every browser; a touch's pointerdown is not).
+  document.addEventListener("click", keepAwake);
   document.addEventListener("visibilitychange", keepAwake);
 })();

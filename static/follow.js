@@ -88,8 +88,14 @@
       status(config.dataset.offline);
       return Math.min(every * 2 ** failures, slowest);
     }
+    let answer;
+    try {
+      answer = await response.text();
+    } catch (error) {
+      return every; // the connection dropped mid-answer: ask again
+    }
     reachable();
-    follow(await response.text(), target);
+    follow(answer, target);
     return every;
   }
 
