@@ -9,7 +9,7 @@
 //   data-target  the element shown, which carries data-version
 //   data-offline, data-gone  the words shown while the server can't be reached, or once
 //                the game is deleted
-// When the server can't be reached it keeps asking, waiting longer each time (up to 15 s),
+// When the server can't be reached it keeps asking, waiting longer each time (up to 5 s),
 // and clears its message by itself as soon as the server answers again.
 (function () {
   "use strict";
@@ -17,7 +17,7 @@
   const config = document.querySelector('meta[name="follow"]');
   if (!config || !window.fetch) return;
   const every = Number(config.dataset.every) || 1000;
-  const slowest = 15000;
+  const slowest = 5000;
   let failures = 0;
 
   function shown() {
