@@ -175,3 +175,15 @@ def test_a_static_file_is_compressed_once_and_pages_every_time(game, app, client
     kept = app.extensions["compress"].cache
     assert kept.get(f"gzip;/static/app.css?v={digest}") == packed
     assert kept.get(f"gzip;/games/{game_id}?") is None
+
+
+def test_a_changed_static_file_gets_a_new_version(tmp_path):
+    from companion.web.assets import StaticVersions
+
+    versions = StaticVersions(str(tmp_path))
+    (tmp_path / "a.css").write_text("body { color: red }")
+    first = versions.version("a.css")
+    assert first == hashlib.sha256(b"body { color: red }").hexdigest()[:12]
+    (tmp_path / "a.css").write_text("body { color: blue; }")
+    assert versions.version("a.css") not in {None, first}
+    assert versions.version("missing.css") is None
