@@ -21,7 +21,7 @@ What it does:
    --seconds each):
 
    - live poll: GET /games/<id>/live/board?v=<current>, what every phone or TV on the
-     live view sends every second (204 after one query while the game is unchanged).
+     live view sends every second (an empty 200 after one query while the game is unchanged).
    - live board: GET /games/<id>/live/board?v=0, the live board after a change.
    - table: GET /games/<id>, the full table screen.
    - placement: an htmx POST of a human Agent placement that no rival turn follows.
@@ -347,7 +347,7 @@ def _phases(app: Flask, log: Log) -> list[dict[str, Any]]:
 
     live = f"/games/{viewed}/live/board"
     return [
-        {"kind": "get", "name": "live poll", "path": f"{live}?v={current}", "expect": 204},
+        {"kind": "get", "name": "live poll", "path": f"{live}?v={current}", "expect": 200},
         {"kind": "get", "name": "live board", "path": f"{live}?v=0", "expect": 200},
         {"kind": "get", "name": "table", "path": f"/games/{viewed}", "expect": 200},
         {

@@ -2,18 +2,7 @@
 (function () {
   "use strict";
 
-  // Keep the tablet's screen on during a game, where the browser allows it.
-  let lock = null;
-  async function keepAwake() {
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-    try {
-      lock = await navigator.wakeLock.request("screen");
-    } catch (e) {
-      lock = null; // not allowed (no secure context, battery saver): nothing to do
-    }
-  }
-  document.addEventListener("visibilitychange", keepAwake);
-  document.addEventListener("DOMContentLoaded", keepAwake);
+  // Keeping the screen on during a game: static/awake.js (game screens only).
 
   // A refused htmx request that is not swapped in place (a 400 for an expired page, a
   // 404 for a deleted game, a lost connection) is said out loud instead of doing nothing.
@@ -26,6 +15,7 @@
       document.body.appendChild(box);
     }
     box.textContent = "";
+    delete box.dataset.connection;
     const message = document.createElement("p");
     message.textContent = text;
     const reload = document.createElement("button");
@@ -42,6 +32,8 @@
   });
   document.addEventListener("htmx:sendError", function () {
     toast("The server can't be reached. Check the connection, then reload.");
+    // a following screen (static/follow.js) takes it away once the server answers again
+    document.getElementById("toast").dataset.connection = "";
   });
 
   // Choosing a photo sends it at once; the Print button prints the sticker sheet.

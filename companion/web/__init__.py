@@ -9,7 +9,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from companion import services
-from companion.web import cards, games, scan
+from companion.web import assets, cards, games, scan
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer
 
@@ -23,6 +23,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(scan.bp)
     app.after_request(add_vary)
     app.after_request(_security_headers)
+    assets.install(app)  # compression, static URLs with versions, the manifest
 
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError) -> ResponseReturnValue:

@@ -54,7 +54,9 @@ def _table(
     context = _context(view, error)
     if is_htmx():
         return render_blocks(TABLE, ["game", "scoreboard_oob"], **context), status
-    return render_template(TABLE, **context), status
+    poll = url_for("games.version", game_id=view.id)
+    follow = {"poll": poll, "fetch": url_for("games.show", game_id=view.id), "target": "#game"}
+    return render_template(TABLE, follow=follow, **context), status
 
 
 @bp.get("/")
@@ -180,13 +182,31 @@ def delete(game_id: int) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/live")
 def live(game_id: int) -> ResponseReturnValue:
     view = services.load(game_id, catalog())
-    return render_template(LIVE, **_context(view))
+    follow = {"poll": url_for("games.live_board", game_id=view.id), "target": "#live"}
+    return render_template(LIVE, follow=follow, **_context(view))
+
+
+def _unchanged() -> ResponseReturnValue:
+    """An empty 200 (Content-Length: 0) for "nothing changed": waitress closes the
+    connection after every 204 or 304 (it finds no Content-Length there), which made each
+    screen that follows a game open a new connection every second."""
+    return "", 200, {"HX-Reswap": "none", "Cache-Control": "no-store"}
+
+
+@bp.get("/games/<int:game_id>/version")
+def version(game_id: int) -> ResponseReturnValue:
+    """What a following screen polls: empty while the game is at version `v`, else the
+    game's version (static/follow.js then fetches the new screen)."""
+    current = str(services.current_version(game_id))
+    if request.args.get("v") == current:
+        return _unchanged()
+    return current, 200, {"Content-Type": "text/plain", "Cache-Control": "no-store"}
 
 
 @bp.get("/games/<int:game_id>/live/board")
 def live_board(game_id: int) -> ResponseReturnValue:
     if request.args.get("v") == str(services.current_version(game_id)):
-        return "", 204  # unchanged: htmx keeps the page as it is
+        return _unchanged()
     view = services.load(game_id, catalog())
     key = (view.id, view.created, view.version, str(get_locale()))
     boards: LRU[tuple[object, ...], str] = current_app.extensions["live_boards"]
