@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-WIDTH = 600
-HEIGHT = 240
-LEFT, RIGHT, TOP, BOTTOM = 36, 12, 12, 28  # room for the axes' labels
+WIDTH = 480
+HEIGHT = 250
+LEFT, RIGHT, TOP, BOTTOM = 40, 14, 14, 30  # room for the axes' labels
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from sqlalchemy import JSON, ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from companion.db import db
+from companion.db.models import utc_now
 
 
 class GameRecord(db.Model):  # type: ignore[name-defined,misc]
@@ -26,3 +27,6 @@ class GameRecord(db.Model):  # type: ignore[name-defined,misc]
     ix: Mapped[bool]
     epic: Mapped[bool]
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    # When the row was written: with the count of rows, it tells whether the statistics
+    # computed from the rows are still current.
+    written_at: Mapped[datetime] = mapped_column(default=utc_now)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -22,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from companion.db import db
 from companion.db.backup import BackupRefused, rotating_backup
-from companion.db.models import Game, GameEvent
+from companion.db.models import Game, GameEvent, utc_now
 from companion.rules import codec
 from companion.rules.catalog import Catalog
 from companion.rules.engine import new_game, replay
@@ -63,6 +62,7 @@ class RecordStore:
                 ix=record["ix"],
                 epic=record["epic"],
                 data=record,
+                written_at=utc_now(),
             )
         )
 
@@ -74,17 +74,26 @@ class RecordStore:
         """When the game's record says it ended."""
         return self.session.scalar(select(GameRecord.ended_at).where(GameRecord.game_id == game_id))
 
+    def version(self) -> tuple[object, ...]:
+        """Changes whenever a row is written or deleted (count, ids, last write)."""
+        row = self.session.execute(
+            select(
+                func.count(),
+                func.coalesce(func.sum(GameRecord.game_id), 0),
+                func.max(GameRecord.written_at),
+            )
+        ).one()
+        return tuple(row)
+
     def get(self, game_id: int) -> Record | None:
         return self.session.scalar(select(GameRecord.data).where(GameRecord.game_id == game_id))
 
     def records(self, where: RecordFilter | None = None) -> list[Record]:
         """The finished games' records, most recent first."""
-        query = select(GameRecord.data).order_by(
-            GameRecord.ended_at.desc(), GameRecord.game_id.desc()
-        )
-        rows: Sequence[Record] = self.session.scalars(_filtered(query, where)).all()
+        order = (GameRecord.ended_at.desc(), GameRecord.game_id.desc())
+        rows = self.session.scalars(_filtered(select(GameRecord.data).order_by(*order), where))
         if where is not None and where.leader:
-            rows = [r for r in rows if any(h["leader"] == where.leader for h in r["houses"])]
+            return [r for r in rows if any(h["leader"] == where.leader for h in r["houses"])]
         return list(rows)
 
 

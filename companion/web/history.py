@@ -26,6 +26,7 @@ from companion.web.present.panels import VP_SOURCES
 
 bp = Blueprint("history", __name__)
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
+HISTORY_SHOWN = 100  # the most recent finished games the history lists
 MODES = {"solo": _l("Solo"), "2p": _l("Two players")}
 DIFFICULTY_NAMES = {
     "mercenary": _l("Mercenary"),
@@ -135,7 +136,8 @@ def index() -> ResponseReturnValue:
     records = store.for_app().records(where)
     return render_template(
         "history/index.html",
-        records=records,
+        records=records[:HISTORY_SHOWN],
+        matching=len(records),
         problems=problems,
         args=request.args,
         modes=MODES,
@@ -189,9 +191,24 @@ def summary(game_id: int) -> ResponseReturnValue:
     )
 
 
+def _seats() -> list[aggregate.Result]:
+    """Every human seat of the finished games; computed again only when the summary
+    rows changed (their version is one query), so every process sees every change."""
+    records = store.for_app()
+    version = records.version()
+    cached: tuple[tuple[object, ...], list[aggregate.Result]] | None = current_app.extensions.get(
+        "stats_seats"
+    )
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    seats = aggregate.results(records.records())
+    current_app.extensions["stats_seats"] = (version, seats)
+    return seats
+
+
 @bp.get("/stats")
 def statistics() -> ResponseReturnValue:
-    seats = aggregate.results(store.for_app().records())
+    seats = _seats()
     names = aggregate.players(seats)
     player = request.args.get("player", "")
     problem = None

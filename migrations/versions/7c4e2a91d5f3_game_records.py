@@ -29,6 +29,7 @@ def upgrade():
         sa.Column('ix', sa.Boolean(), nullable=False),
         sa.Column('epic', sa.Boolean(), nullable=False),
         sa.Column('data', sa.JSON(), nullable=False),
+        sa.Column('written_at', sa.DateTime(), nullable=False),
         sa.ForeignKeyConstraint(['game_id'], ['game.id'], ondelete='CASCADE'),
         sa.PrimaryKeyConstraint('game_id'),
     )
