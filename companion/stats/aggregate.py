@@ -58,7 +58,9 @@ class Streaks:
 
 @dataclass(frozen=True, slots=True)
 class Statistics:
-    """Everything the statistics page shows for a set of results."""
+    """Everything the statistics page shows for a set of results. Games and wins count
+    games (a two-player game is one game, won when one of its players won); averages,
+    shares, best and worst count seats."""
 
     games: int
     wins: int
@@ -118,24 +120,34 @@ BREAKDOWNS: dict[str, Callable[[Result], Sequence[str]]] = {
 
 
 def _tallies(seats: Sequence[Result], keys: Callable[[Result], Sequence[str]]) -> list[Tally]:
-    games: defaultdict[str, int] = defaultdict(int)
-    wins: defaultdict[str, int] = defaultdict(int)
+    games: defaultdict[str, set[int]] = defaultdict(set)
+    wins: defaultdict[str, set[int]] = defaultdict(set)
     for seat in seats:
         for key in keys(seat):
-            games[key] += 1
-            wins[key] += seat.won
+            games[key].add(seat.game_id)
+            if seat.won:
+                wins[key].add(seat.game_id)
     return sorted(
-        (Tally(k, games[k], wins[k]) for k in games), key=lambda t: (-t.games, -t.wins, t.key)
+        (Tally(k, len(games[k]), len(wins[k])) for k in games),
+        key=lambda t: (-t.games, -t.wins, t.key),
     )
 
 
-def streaks(seats: Sequence[Result]) -> Streaks:
+def outcomes(seats: Sequence[Result]) -> list[bool]:
+    """Per game, in the order the games ended: whether one of these seats won it."""
+    won: dict[int, bool] = {}
+    for seat in seats:
+        won[seat.game_id] = won.get(seat.game_id, False) or seat.won
+    return list(won.values())
+
+
+def streaks(games: Sequence[bool]) -> Streaks:
     """Runs of wins and losses, in the order the games ended."""
     current, longest = 0, {True: 0, False: 0}
     last: bool | None = None
-    for seat in seats:
-        current = current + 1 if seat.won == last else 1
-        last = seat.won
+    for won in games:
+        current = current + 1 if won == last else 1
+        last = won
         longest[last] = max(longest[last], current)
     return Streaks(current, bool(last), longest[True], longest[False])
 
@@ -145,9 +157,10 @@ def statistics(seats: Sequence[Result]) -> Statistics:
     total_vp = sum(sum(s.sources.values()) for s in seats)
     by_source = {src: sum(s.sources.get(src, 0) for s in seats) for src in VP_SOURCES}
     ranked = sorted(seats, key=lambda s: (s.margin, s.vp, s.ended_at))
+    games = outcomes(seats)
     return Statistics(
-        games=len(seats),
-        wins=sum(s.won for s in seats),
+        games=len(games),
+        wins=sum(games),
         average_vp=_mean(s.vp for s in seats),
         average_margin=_mean(s.margin for s in seats),
         average_rounds=_mean(s.rounds for s in seats),
@@ -156,7 +169,7 @@ def statistics(seats: Sequence[Result]) -> Statistics:
         by={name: _tallies(seats, keys) for name, keys in BREAKDOWNS.items()},
         best=ranked[-1] if ranked else None,
         worst=ranked[0] if ranked else None,
-        streaks=streaks(seats),
+        streaks=streaks(games),
         results=tuple(seats),
     )
 

@@ -4,6 +4,7 @@ current while it stays ended, deleted by an Undo of the end, rebuilt by the CLI.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 
@@ -12,16 +13,17 @@ from companion.db import db
 from companion.rules.actions import SetTiebreak
 from companion.stats import store
 from companion.stats.models import GameRecord
-from companion.stats.summary import iso_utc, summarize
+from companion.stats.summary import Record, iso_utc, summarize
 from tests.stats.games import play_to_the_end
+from tests.web.conftest import GameActions
 
 
-def _record(game, game_id):
+def _record(game: GameActions, game_id: int) -> Any:
     with game.app.app_context():
         return store.for_app().get(game_id)
 
 
-def _count(game):
+def _count(game: GameActions) -> int:
     with game.app.app_context():
         return store.count()
 
@@ -43,7 +45,7 @@ def test_a_game_that_ends_gets_its_summary_in_the_same_change(game):
     assert record["houses"][0]["vp"] == final.house("p1").vp
 
 
-def _times(record):
+def _times(record: Record) -> tuple[datetime, datetime]:
     return (
         datetime.fromisoformat(record["started_at"].removesuffix("Z")),
         datetime.fromisoformat(record["ended_at"].removesuffix("Z")),

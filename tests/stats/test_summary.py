@@ -4,12 +4,13 @@ results are known by hand (tests/stats/games.py)."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
-from companion.stats.summary import summarize
+from companion.stats.summary import Record, summarize
 from tests.stats.games import DAY, solo_loss, solo_win, two_player_game
 
 
-def _houses(record):
+def _houses(record: Record) -> dict[str, dict[str, Any]]:
     return {h["id"]: h for h in record["houses"]}
 
 

@@ -9,10 +9,11 @@ import io
 import json
 
 import pytest
+from flask import Flask
 
 from companion import services
 from companion.stats import store, transfer
-from companion.stats.summary import VP_SOURCES
+from companion.stats.summary import VP_SOURCES, Record
 from tests.stats.games import play_to_the_end
 from tests.web.conftest import dispose, make_app
 
@@ -35,7 +36,15 @@ def other_app():
     dispose(app)
 
 
-def _records(app):
+def _strip(records: list[Record]) -> list[Record]:
+    """The records without their game ids, in a fixed order."""
+    return sorted(
+        ({k: v for k, v in r.items() if k != "game_id"} for r in records),
+        key=lambda r: str(r["started_at"]) + str(r["mode"]),
+    )
+
+
+def _records(app: Flask) -> list[Record]:
     with app.app_context():
         return store.for_app().records()
 
@@ -84,11 +93,7 @@ def test_a_json_export_imports_into_another_server_once(game, client, two_games,
     assert (again.added, again.skipped) == (0, 3)
     assert sorted(g.status for g in games) == ["active", "ended", "ended"]
     # The same summaries (under the new server's ids), and the same states by replay.
-    strip = lambda records: sorted(  # noqa: E731
-        ({k: v for k, v in r.items() if k != "game_id"} for r in records),
-        key=lambda r: r["started_at"] + r["mode"],
-    )
-    assert strip(_records(other_app)) == strip(_records(game.app))
+    assert _strip(_records(other_app)) == _strip(_records(game.app))
     with other_app.app_context():
         states = sorted(
             str(services.load(g.id, game.catalog).state.ledger) for g in services.list_games()
