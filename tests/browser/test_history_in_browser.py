@@ -9,23 +9,15 @@ chromium is installed (CI installs it).
 from __future__ import annotations
 
 import random
-import shutil
-import threading
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from companion import create_app, services
 from companion.db import db
 from companion.sim import choose_action, make_setup
+from tests.browser.test_play_in_browser import CHROMIUM, base_url, pytestmark  # noqa: F401
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium is not installed"),
-]
 SIZES = ((1280, 800), (800, 1280))
 
 
@@ -52,22 +44,13 @@ def app(tmp_path) -> Flask:
     return app
 
 
-@pytest.fixture
-def base_url(app) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-
-
 def _fits(tab) -> bool:
     return bool(
         tab.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     )
 
 
-def test_history_summary_and_statistics_at_both_tablet_sizes(base_url):
+def test_history_summary_and_statistics_at_both_tablet_sizes(base_url):  # noqa: F811
     from playwright.sync_api import sync_playwright
 
     outside: list[str] = []
