@@ -15,6 +15,7 @@ from flask import Flask
 
 from companion import create_app, services
 from companion.db import db
+from companion.rules.state import Difficulty
 from companion.sim import choose_action, make_setup
 from tests.browser.test_play_in_browser import CHROMIUM, base_url, pytestmark  # noqa: F401
 
@@ -34,7 +35,11 @@ def app(tmp_path) -> Flask:
     with app.app_context():
         db.create_all()
         catalog = app.extensions["catalog"]
-        for seed, mode, difficulty in ((5, "solo", "mentat"), (3, "2p", None)):
+        games: tuple[tuple[int, str, Difficulty | None], ...] = (
+            (5, "solo", "mentat"),
+            (3, "2p", None),
+        )
+        for seed, mode, difficulty in games:
             game_id = services.create_game(make_setup(catalog, mode, difficulty, seed), catalog)
             rng = random.Random(seed)
             view = services.load(game_id, catalog)
