@@ -1,5 +1,6 @@
 """Export every game (CSV of the finished ones, JSON of all with their event logs) and
-import a JSON export into another server without duplicating the games already there.
+import a JSON export, or a backup file, into another server without duplicating the games
+already there.
 
 A game is the same game on both servers when its setup (which holds its seed) and its
 creation time are the same: an import skips those.
@@ -10,10 +11,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from flask import current_app
@@ -251,3 +255,49 @@ def _store(session: Any, item: _Checked) -> None:
         session.add(event)
     if item.state.phase == "ended":
         RecordStore(session).put(item.game.id, item.state, item.game.created_at, item.ended)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def document_from_backup(path: Path) -> dict[str, Any]:
+    """A backup file (this app's SQLite database) read as a JSON export's document."""
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as backup:
+            games = backup.execute(
+                "SELECT id, created_at, updated_at, ruleset, title, setup FROM game ORDER BY id"
+            ).fetchall()
+            events = backup.execute(
+                "SELECT game_id, seq, action, undone, created_at FROM game_event "
+                "ORDER BY game_id, seq"
+            ).fetchall()
+    except sqlite3.Error as exc:
+        raise ImportRefused(_("This file is not a backup of this app.")) from exc
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for game_id, seq, action, undone, created in events:
+        by_game.setdefault(game_id, []).append(
+            {"seq": seq, "action": _json(action), "undone": bool(undone), "created_at": created}
+        )
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "games": [
+            {
+                "created_at": created,
+                "updated_at": updated,
+                "ruleset": ruleset,
+                "title": title,
+                "setup": _json(setup),
+                "events": by_game.get(game_id, []),
+            }
+            for game_id, created, updated, ruleset, title, setup in games
+        ],
+    }
+
+
+def _json(text: Any) -> Any:
+    """A JSON column's value as SQLite keeps it (text); None if it isn't JSON."""
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None

@@ -273,15 +273,17 @@ def backup() -> ResponseReturnValue:
 def import_games() -> ResponseReturnValue:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        return _message(_("Choose a games export (.json) to import."), 422)
+        return _message(_("Choose a games export (.json) or a backup (.sqlite) to import."), 422)
     raw = upload.read(MAX_IMPORT_BYTES + 1)
     if len(raw) > MAX_IMPORT_BYTES:
         return _message(_("That file is too large."), 413)
     try:
-        document = json.loads(raw.decode("utf-8"))
+        document = _uploaded_document(raw)
         imported = transfer.import_json(document, catalog())
     except (UnicodeDecodeError, json.JSONDecodeError):
-        return _message(_("That file is not JSON: choose a games export (.json)."), 422)
+        return _message(
+            _("That file is neither a games export (.json) nor a backup (.sqlite)."), 422
+        )
     except transfer.ImportRefused as exc:
         return _message(str(exc), 422)
     return _message(
@@ -292,6 +294,16 @@ def import_games() -> ResponseReturnValue:
         ),
         200,
     )
+
+
+def _uploaded_document(raw: bytes) -> Any:
+    """The games of an uploaded JSON export or backup file."""
+    if not raw.startswith(transfer.SQLITE_HEADER):
+        return json.loads(raw.decode("utf-8"))
+    with tempfile.TemporaryDirectory(prefix="companion-import-") as folder:
+        path = Path(folder) / "backup.sqlite"
+        path.write_bytes(raw)
+        return transfer.document_from_backup(path)
 
 
 def _message(text: str, status: int) -> ResponseReturnValue:

@@ -14,8 +14,9 @@ from flask import Flask
 from companion import services
 from companion.stats import store, transfer
 from companion.stats.summary import VP_SOURCES, Record
+from companion.web import games as games_module
 from tests.stats.games import play_to_the_end
-from tests.web.conftest import dispose, make_app
+from tests.web.conftest import GameActions, _fixed_seeds, dispose, make_app
 
 
 @pytest.fixture
@@ -117,8 +118,8 @@ def test_the_import_page_reports_what_it_added_and_skipped(client, two_games, ot
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"\xff\xfe not text", "That file is not JSON"),
-        (b"{not json", "That file is not JSON"),
+        (b"\xff\xfe not text", "neither a games export"),
+        (b"{not json", "neither a games export"),
         (b'{"format": "something else", "games": []}', "not a games export of this app"),
         (
             b'{"format": "dune-imperium-companion/games", "version": 99, "games": []}',
@@ -151,3 +152,37 @@ def test_a_game_that_does_not_replay_imports_nothing(game, client, two_games, ot
     del missing["games"][0]["setup"]["humans"]
     with other_app.app_context(), pytest.raises(transfer.ImportRefused, match="Game 1"):
         transfer.import_json(missing, game.catalog)
+
+
+def test_a_backup_file_imports_like_an_export(tmp_path, other_app, monkeypatch):
+    app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'games.sqlite'}")
+    try:
+        actions = GameActions(app, app.test_client())
+        monkeypatch.setattr(games_module, "secrets", _fixed_seeds(actions))
+        finished = actions.new_solo(seed=5)
+        play_to_the_end(actions, finished, 5)
+        actions.new_2p(seed=3)
+        backup = app.test_client().get("/export/backup.sqlite").get_data()
+        same = app.test_client().post(
+            "/import",
+            data={"file": (io.BytesIO(backup), "backup.sqlite")},
+            content_type="multipart/form-data",
+        )
+        assert "Imported 0 games; 2 were already here." in same.get_data(as_text=True)
+    finally:
+        dispose(app)
+    response = other_app.test_client().post(
+        "/import",
+        data={"file": (io.BytesIO(backup), "backup.sqlite")},
+        content_type="multipart/form-data",
+    )
+    assert "Imported 2 games; 0 were already here." in response.get_data(as_text=True)
+    assert len(_records(other_app)) == 1
+
+
+def test_a_broken_backup_file_is_refused(client):
+    content = transfer.SQLITE_HEADER + b"\x00" * 200
+    upload = {"file": (io.BytesIO(content), "backup.sqlite")}
+    response = client.post("/import", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "not a backup of this app" in response.get_data(as_text=True)
