@@ -39,6 +39,12 @@ EXPANSIONS = {
     "ix": _l("Rise of Ix"),
     "ix_epic": _l("Rise of Ix, Epic"),
 }
+FILTER_NAMES = {
+    "mode": _l("mode"),
+    "difficulty": _l("difficulty"),
+    "expansion": _l("expansion"),
+    "leader": _l("leader"),
+}
 BREAKDOWN_TITLES = {
     "mode": _l("By mode"),
     "difficulty": _l("By difficulty"),
@@ -84,7 +90,8 @@ def _filters() -> tuple[store.RecordFilter, list[str]]:
     def choice(name: str, allowed: Any) -> str | None:
         value = args.get(name, "")
         if value and value not in allowed:
-            problems.append(_("Unknown %(what)s: %(value)s", what=name, value=value))
+            what = FILTER_NAMES[name]
+            problems.append(_("Unknown %(what)s: %(value)s", what=what, value=value))
             return None
         return value or None
 
