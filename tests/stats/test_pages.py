@@ -163,3 +163,10 @@ def test_the_simulated_table_has_every_difficulty_and_expansion():
         (e, d) for e in ("base", "ix") for d in ("mercenary", "sardaukar", "mentat", "kwisatz")
     }
     assert all(0 <= r.rivals_reach_rate <= 1 and 0 <= r.human_win_rate <= 1 for r in table.rows)
+
+
+def test_the_end_of_the_game_links_to_its_summary(game, client):
+    game_id = game.new_solo(seed=5)
+    play_to_the_end(game, game_id, 5)
+    assert f'href="/games/{game_id}/summary"' in game.page(game_id)
+    assert f'href="/games/{game_id}/summary"' in game.page(game_id, htmx=True)
