@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import tempfile
 from datetime import UTC, datetime, timedelta
@@ -114,11 +115,8 @@ def _dates(
 ) -> tuple[datetime | None, datetime | None]:
     """The date range as UTC times: the dates are the viewer's, `tz` its offset in minutes
     (JavaScript's getTimezoneOffset; UTC without it)."""
-    offset = (
-        timedelta(minutes=int(tz))
-        if tz.lstrip("-").isdigit() and abs(int(tz)) < 1440
-        else timedelta()
-    )
+    minutes = int(tz) if re.fullmatch(r"-?\d{1,4}", tz) else 0
+    offset = timedelta(minutes=minutes if abs(minutes) < 1440 else 0)
     out: list[datetime | None] = []
     for value, days in ((start, 0), (end, 1)):
         try:
@@ -127,7 +125,7 @@ def _dates(
                 if value
                 else None
             )
-        except ValueError:
+        except (ValueError, OverflowError):  # not a date, or out of the calendar with tz
             problems.append(_("Not a date: %(value)s", value=value))
             out.append(None)
     return out[0], out[1]
@@ -172,6 +170,8 @@ def _summary_by_replay(game_id: int) -> Record | None:
 
 @bp.get("/games/<int:game_id>/summary")
 def summary(game_id: int) -> ResponseReturnValue:
+    if not 0 < game_id <= services.MAX_ID:
+        raise services.GameNotFound(game_id)
     record = store.for_app().get(game_id) or _summary_by_replay(game_id)
     if record is None:
         return render_template("history/unfinished.html", game_id=game_id), 404
@@ -287,7 +287,7 @@ def import_games() -> ResponseReturnValue:
     try:
         document = _uploaded_document(raw)
         imported = transfer.import_json(document, catalog())
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return _message(
             _("That file is neither a games export (.json) nor a backup (.sqlite)."), 422
         )

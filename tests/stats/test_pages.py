@@ -89,6 +89,9 @@ def test_the_history_filters_the_finished_games(game, client):
         ("leader=nobody", "Unknown leader: nobody"),
         ("from=yesterday", "Not a date: yesterday"),
         ("tz=abc&to=2026-13-40", "Not a date: 2026-13-40"),
+        ("to=9999-12-31", "Not a date: 9999-12-31"),
+        ("tz=--5&from=x", "Not a date: x"),
+        ("from=0001-01-01&tz=-600", "Not a date: 0001-01-01"),
     ],
 )
 def test_a_bad_filter_is_named_and_ignored(client, query, message):
@@ -109,6 +112,7 @@ def test_a_game_in_progress_has_no_summary_yet(game, client):
     assert response.status_code == 404
     assert "has not ended yet" in response.get_data(as_text=True)
     assert client.get("/games/999/summary").status_code == 404
+    assert client.get(f"/games/{2**64}/summary").status_code == 404
 
 
 def test_a_game_that_ended_before_the_summaries_is_summarized_by_replay(game, client):

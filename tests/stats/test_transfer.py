@@ -120,6 +120,7 @@ def test_the_import_page_reports_what_it_added_and_skipped(client, two_games, ot
     [
         (b"\xff\xfe not text", "neither a games export"),
         (b"{not json", "neither a games export"),
+        (b"[" * 100_000 + b"]" * 100_000, "neither a games export"),
         (b'{"format": "something else", "games": []}', "not a games export of this app"),
         (
             b'{"format": "dune-imperium-companion/games", "version": 99, "games": []}',
@@ -148,6 +149,9 @@ def test_a_game_that_does_not_replay_imports_nothing(game, client, two_games, ot
         with pytest.raises(transfer.ImportRefused, match="Game 2 of the file"):
             transfer.import_json(broken, game.catalog)
         assert services.list_games() == []
+    for bad in ("not a game", {"setup": 3}, {**document["games"][0], "events": [{"seq": "x"}]}):
+        with other_app.app_context(), pytest.raises(transfer.ImportRefused, match="Game 1"):
+            transfer.import_json({**document, "games": [bad]}, game.catalog)
     missing = copy.deepcopy(document)
     del missing["games"][0]["setup"]["humans"]
     with other_app.app_context(), pytest.raises(transfer.ImportRefused, match="Game 1"):
