@@ -51,8 +51,12 @@ def _y_step(highest: int) -> int:
     return 200
 
 
+MAX_X_LABELS = 12
+
+
 def line_chart(series: Sequence[tuple[str, str, Sequence[int]]]) -> LineChart:
-    """A chart of per-round values: (label, color, values for rounds 1..n) per series."""
+    """A chart of values at points 1..n (rounds, games): (label, color, values) per series;
+    at most MAX_X_LABELS points are labelled on the axis."""
     rounds = max((len(values) for _, _, values in series), default=1) or 1
     highest = max((max(values, default=0) for _, _, values in series), default=0)
     step = _y_step(max(highest, 1))
@@ -75,6 +79,7 @@ def line_chart(series: Sequence[tuple[str, str, Sequence[int]]]) -> LineChart:
         )
         for label, color, values in series
     )
-    x_ticks = tuple(Tick(x(i), str(i + 1)) for i in range(rounds))
+    every = -(-rounds // MAX_X_LABELS)
+    x_ticks = tuple(Tick(x(i), str(i + 1)) for i in range(0, rounds, every))
     y_ticks = tuple(Tick(y(v), str(v)) for v in range(0, top_value + 1, step))
     return LineChart(WIDTH, HEIGHT, lines, x_ticks, y_ticks)

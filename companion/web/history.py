@@ -28,6 +28,7 @@ from companion.web.present.panels import VP_SOURCES
 bp = Blueprint("history", __name__)
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 HISTORY_SHOWN = 100  # the most recent finished games the history lists
+TREND_GAMES = 30  # the games in a player's VP chart
 MODES = {"solo": _l("Solo"), "2p": _l("Two players")}
 DIFFICULTY_NAMES = {
     "mercenary": _l("Mercenary"),
@@ -223,10 +224,19 @@ def statistics() -> ResponseReturnValue:
         problem = _("No finished game has a player named %(name)s.", name=player)
         player = ""
     chosen = [s for s in seats if s.player == player] if player else seats
+    recent = chosen[-TREND_GAMES:]
+    trend = line_chart(
+        [
+            (player, "yellow", [s.vp for s in recent]),
+            (str(_("Best other house")), "blue", [s.vp - s.margin for s in recent]),
+        ]
+    )
     return render_template(
         "history/stats.html",
         stats=aggregate.statistics(chosen),
         own=aggregate.difficulty_rates(chosen),
+        trend=trend if player and recent else None,
+        trend_games=len(recent),
         players=names,
         player=player,
         problem=problem,

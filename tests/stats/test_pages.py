@@ -48,6 +48,9 @@ def test_the_pages_render_with_one_finished_game(game, client):
     assert "games played" in stats and "By difficulty" in stats
     ann = client.get("/stats?player=Ann")
     assert ann.status_code == 200 and "Statistics: Ann" in ann.get_data(as_text=True)
+    # Ann's VP game by game: one game, one dot per line (hers and the best other house's).
+    assert "Final VP, the last game" in ann.get_data(as_text=True)
+    assert ann.get_data(as_text=True).count("<circle") == 2
 
 
 def test_the_statistics_page_renders_with_500_games(app, client):
