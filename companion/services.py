@@ -22,6 +22,7 @@ from flask import has_app_context
 
 from companion import state_cache
 from companion.db import repository
+from companion.db.models import utc_now
 from companion.db.repository import (
     Bump,
     GameRepository,
@@ -35,6 +36,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.engine import apply, new_game, replay
 from companion.rules.state import GameState, Setup
 from companion.state_cache import CachedGame, StateCache
+from companion.stats import store as records
 
 MAX_ID = 2**63 - 1  # larger ids can't be stored in any SQL integer column
 LOAD_TRIES = 5  # reads of a game that keeps changing while it is read
@@ -54,6 +56,8 @@ class Storage:
 
     games: GameRepository
     states: StateCache
+    # Finished games' summaries, written in the change that ends a game (None: not kept).
+    records: records.RecordStore | None = None
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,7 @@ class GameSummary:
 
 def _storage(given: Storage | None) -> Storage:
     """`given`, or the current app's database and cache."""
-    return given or Storage(repository.for_app(), state_cache.for_app())
+    return given or Storage(repository.for_app(), state_cache.for_app(), records.for_app())
 
 
 def forget_cache() -> None:
@@ -239,10 +243,25 @@ def _commit(
     try:
         with store.games.change(bump):
             write()
+            _record(store, game_id, before, after)
     except VersionConflict:
         _gone_or_stale(store, game_id, before.created_at)
     store.states.put(game_id, after)
+    if store.records is not None and _status(after.state) != _status(before.state) == "active":
+        records.backup_after_end()
     return _view(game_id, after)
+
+
+def _record(store: Storage, game_id: int, before: CachedGame, after: CachedGame) -> None:
+    """Keep the finished game's summary current: written when the game ends (and after
+    each later change), deleted when an Undo takes the end back."""
+    if store.records is None:
+        return
+    if _status(after.state) == "ended":
+        ended = store.records.ended_at(game_id) or utc_now()
+        store.records.put(game_id, after.state, before.created_at, ended)
+    elif _status(before.state) == "ended":
+        store.records.drop(game_id)
 
 
 def _gone_or_stale(store: Storage, game_id: int, created_at: datetime) -> NoReturn:

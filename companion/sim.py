@@ -2,6 +2,7 @@
 
     python -m companion.sim --games 500 --mode solo --difficulty mentat --seed 1 --json
     python -m companion.sim --games 500 --mode 2p --expansion ix --epic --json
+    python -m companion.sim --report --games 200 --out companion/stats/simulated.json
 
 The scripted human places Agents on random legal spaces, sometimes gains Influence from
 its cards (and, with Rise of Ix, uses a card's Freighter, dreadnought or Tech icon),
@@ -405,7 +406,99 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--epic", action="store_true", help="Epic Game mode (Rise of Ix)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="solo difficulty table: how often and by which round the Rivals reach 10 VP, "
+        "--games per difficulty and expansion",
+    )
+    parser.add_argument("--out", help="--report: also write the table as JSON to this file")
     return parser.parse_args(argv)
+
+
+def _round_reached(state: GameState, target: int) -> int | None:
+    """The round in which a Rival first had `target` VP (its ledger's running total)."""
+    totals: Counter[str] = Counter()
+    for entry in state.ledger:
+        if state.house(entry.house).kind == "rival":
+            totals[entry.house] += entry.delta
+            if totals[entry.house] >= target:
+                return entry.round
+    return None
+
+
+def report_row(
+    catalog: Catalog, difficulty: Difficulty, sets: tuple[str, ...], games: int, seed: int
+) -> dict[str, object]:
+    """One line of the difficulty table: solo games against two Rivals at `difficulty`."""
+    reached: Counter[int] = Counter()
+    human_wins = 0
+    for i in range(games):
+        final = play(
+            catalog, make_setup(catalog, "solo", difficulty, seed + i, None, sets), False
+        ).final
+        assert final is not None
+        when = _round_reached(final, final.vp_to_end)
+        if when is not None:
+            reached[when] += 1
+        human_wins += any(s.rank == 1 and s.house == "p1" for s in final_ranking(final))
+    total = sum(reached.values())
+    return {
+        "expansion": "ix" if "ix" in sets else "base",
+        "difficulty": difficulty,
+        "games": games,
+        "rivals_reach_rate": round(total / games, 3),
+        "reach_round_mean": round(sum(r * n for r, n in reached.items()) / total, 2)
+        if total
+        else None,
+        "reach_by_round": {str(r): reached[r] for r in sorted(reached)},
+        "human_win_rate": round(human_wins / games, 3),
+    }
+
+
+def difficulty_report(games: int, seed: int) -> dict[str, object]:
+    """The simulated difficulty table, per expansion and difficulty, with the scripted human."""
+    rows = []
+    for sets in (("base",), ("base", "ix")):
+        catalog = load_catalog(sets=sets)
+        rows += [report_row(catalog, d, sets, games, seed) for d in DIFFICULTIES]
+    return {
+        "simulated": True,
+        "games_per_row": games,
+        "seed": seed,
+        "human": "scripted",
+        "rows": rows,
+    }
+
+
+def _print_report(report: dict[str, object]) -> None:
+    header = ("expansion", "difficulty", "games", "reach 10", "mean round", "you win")
+    print("{:<10}{:<12}{:>6}{:>10}{:>12}{:>9}".format(*header))
+    rows = report["rows"]
+    assert isinstance(rows, list)
+    for row in rows:
+        mean = row["reach_round_mean"]
+        print(
+            f"{row['expansion']:<10}{row['difficulty']:<12}{row['games']:>6}"
+            f"{row['rivals_reach_rate']:>10.0%}{'-' if mean is None else mean:>12}"
+            f"{row['human_win_rate']:>9.0%}"
+        )
+
+
+def _report_main(args: argparse.Namespace) -> int:
+    started, cpu = time.perf_counter(), time.process_time()
+    report = difficulty_report(args.games, args.seed)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            json.dump(report, out, indent=1)
+            out.write("\n")
+    if args.json:
+        print(json.dumps(report))
+    else:
+        _print_report(report)
+        wall, used = time.perf_counter() - started, time.process_time() - cpu
+        print(f"{wall:.1f} s wall, {used:.1f} s CPU")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -416,6 +509,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.epic and args.expansion != "ix":
         print("--epic needs --expansion ix", file=sys.stderr)
         return 2
+    if args.report:
+        return _report_main(args)
     sets = ("base", "ix") if args.expansion == "ix" else ("base",)
     catalog = load_catalog(sets=sets)
     difficulty = args.difficulty if args.mode == "solo" else None

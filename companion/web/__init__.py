@@ -9,7 +9,8 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from companion import services
-from companion.web import assets, cards, games, scan
+from companion.stats.store import stats_cli
+from companion.web import assets, cards, games, history, scan
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer
 
@@ -21,6 +22,8 @@ def register(app: Flask) -> None:
     games.install(app)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)
+    app.register_blueprint(history.bp)
+    app.cli.add_command(stats_cli)
     app.after_request(add_vary)
     app.after_request(_security_headers)
     assets.install(app)  # compression, static URLs with versions, the manifest

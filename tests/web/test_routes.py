@@ -163,7 +163,7 @@ def test_a_finished_game_shows_the_standings(game, client):
     assert 'id="live-standings"' in live and "Final standings" in live
     assert not pages.action_forms(live, action="tiebreak")
     home = client.get("/").get_data(as_text=True)
-    assert "Finished games" in home and f'href="/games/{game_id}"' in home
+    assert "Finished games" in home and f'href="/games/{game_id}/summary"' in home
 
 
 def test_a_finished_two_player_game_asks_both_players_and_no_solo_rule(game):

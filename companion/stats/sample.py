@@ -1,0 +1,67 @@
+"""Many finished games at once, for the statistics benchmark and the page tests: a few
+games played by the simulator (fixed seeds), stored again and again under other player
+names and end dates, each with its summary row."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from companion.db import db
+from companion.db.models import Game
+from companion.rules import codec
+from companion.rules.catalog import Catalog
+from companion.rules.state import GameState, Options
+from companion.sim import make_setup, play
+from companion.stats.store import RecordStore
+
+PLAYERS = ("Ann", "Ben", "Chani", "Duncan", "Irulan")
+KINDS = (  # mode, difficulty, sets, epic
+    ("solo", "mercenary", ("base",), False),
+    ("solo", "mentat", ("base",), False),
+    ("solo", "kwisatz", ("base", "ix"), False),
+    ("2p", None, ("base",), False),
+    ("2p", None, ("base", "ix"), True),
+)
+
+
+def played_games(catalog: Catalog, seed: int = 1) -> list[GameState]:
+    """One finished game of each kind, played by the simulator's scripted player."""
+    finals: list[GameState] = []
+    for offset, (mode, difficulty, sets, epic) in enumerate(KINDS):
+        setup = make_setup(catalog, mode, difficulty, seed + offset, Options(epic=epic), sets)  # type: ignore[arg-type]
+        final = play(catalog, setup, check=False).final
+        assert final is not None
+        finals.append(final)
+    return finals
+
+
+def store_games(count: int, catalog: Catalog, start: datetime) -> None:
+    """Store `count` finished games (rows and summaries), one an hour from `start`."""
+    finals = played_games(catalog)
+    store = RecordStore(db.session())
+    for number in range(count):
+        final = finals[number % len(finals)]
+        started = start + timedelta(hours=number)
+        game = Game(
+            created_at=started,
+            updated_at=started + timedelta(minutes=50),
+            mode=final.setup.mode,
+            ruleset=catalog.version,
+            setup=codec.encode_setup(final.setup),
+            title=f"sample {number}",
+            status="ended",
+            round=final.round,
+        )
+        db.session.add(game)
+        db.session.flush()
+        store.put(
+            game.id, _renamed(final, PLAYERS[number % len(PLAYERS)]), started, game.updated_at
+        )
+    db.session.commit()
+
+
+def _renamed(state: GameState, name: str) -> GameState:
+    """The state with its first human player called `name`."""
+    houses = tuple(replace(h, name=name) if h.id == "p1" else h for h in state.houses)
+    return replace(state, houses=houses)

@@ -1,0 +1,303 @@
+"""Export every game (CSV of the finished ones, JSON of all with their event logs) and
+import a JSON export, or a backup file, into another server without duplicating the games
+already there.
+
+A game is the same game on both servers when its setup (which holds its seed) and its
+creation time are the same: an import skips those.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from flask import current_app
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from companion.db import db
+from companion.db.models import Game, GameEvent
+from companion.rules import codec
+from companion.rules.actions import IllegalAction
+from companion.rules.catalog import Catalog
+from companion.rules.engine import new_game, replay
+from companion.rules.state import GameState
+from companion.stats.store import RecordStore
+from companion.stats.summary import VP_SOURCES, Record, iso_utc
+
+EXPORT_FORMAT = "dune-imperium-companion/games"
+EXPORT_VERSION = 1
+CSV_COLUMNS = (
+    "game_id",
+    "ended_at",
+    "mode",
+    "difficulty",
+    "expansion",
+    "epic",
+    "rounds",
+    "minutes",
+    "player",
+    "kind",
+    "leader",
+    "vp",
+    "rank",
+    "winner",
+    "start_player",
+    *(f"vp_{source}" for source in VP_SOURCES),
+    "conflicts_won",
+    "purchases",
+)
+
+
+class ImportRefused(ValueError):
+    """The file is not a games export this server can read; nothing was imported."""
+
+
+def csv_text(records: Iterable[Record]) -> str:
+    """One row per finished game and house (House Hagal included, with no VP)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for record in records:
+        for house in record["houses"]:
+            writer.writerow(_csv_row(record, house))
+    return out.getvalue()
+
+
+def _csv_row(record: Record, house: dict[str, Any]) -> list[object]:
+    return [
+        record["game_id"],
+        record["ended_at"],
+        record["mode"],
+        record["difficulty"] or "",
+        "ix" if record["ix"] else "base",
+        int(record["epic"]),
+        record["rounds"],
+        record["minutes"],
+        house["name"],
+        house["kind"],
+        house["leader"],
+        house["vp"],
+        "" if house["rank"] is None else house["rank"],
+        int(house["winner"]),
+        int(house["start"]),
+        *(house["sources"].get(source, 0) for source in VP_SOURCES),
+        " ".join(house["conflicts"]),
+        " ".join(house["purchases"]),
+    ]
+
+
+def _exported_game(game: Game, events: list[GameEvent], record: Record | None) -> Record:
+    return {
+        "created_at": iso_utc(game.created_at),
+        "updated_at": iso_utc(game.updated_at),
+        "mode": game.mode,
+        "ruleset": game.ruleset,
+        "title": game.title,
+        "status": game.status,
+        "round": game.round,
+        "setup": game.setup,
+        "events": [
+            {
+                "seq": e.seq,
+                "action": e.action,
+                "undone": e.undone,
+                "created_at": iso_utc(e.created_at),
+            }
+            for e in events
+        ],
+        "summary": record,
+    }
+
+
+def export_json() -> dict[str, Any]:
+    """Every game with its whole event log (and its summary once it has ended)."""
+    by_game: dict[int, list[GameEvent]] = {}
+    for event in db.session.scalars(select(GameEvent).order_by(GameEvent.game_id, GameEvent.seq)):
+        by_game.setdefault(event.game_id, []).append(event)
+    store = RecordStore(db.session())
+    games = [
+        _exported_game(game, by_game.get(game.id, []), store.get(game.id))
+        for game in db.session.scalars(select(Game).order_by(Game.id))
+    ]
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "exported_at": iso_utc(datetime.now(UTC)),
+        "games": games,
+    }
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did."""
+
+    added: int
+    skipped: int  # already on this server
+
+
+def _fingerprint(setup: Any, created_at: datetime) -> str:
+    return json.dumps([setup, iso_utc(created_at)], sort_keys=True)
+
+
+def _moment(value: Any) -> datetime:
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return datetime.fromisoformat(value.removesuffix("Z")).replace(tzinfo=None)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A game of the file, read and replayed: ready to store."""
+
+    game: Game
+    events: list[GameEvent]
+    state: GameState
+    ended: datetime
+
+
+def _checked(data: Any, catalog: Catalog) -> _Checked:
+    """One game of the file, replayed (ValueError, KeyError, TypeError, IllegalAction)."""
+    setup = codec.decode_setup(data["setup"])
+    events = [
+        GameEvent(
+            seq=int(e["seq"]),
+            action=dict(e["action"]),
+            undone=bool(e["undone"]),
+            created_at=_moment(e["created_at"]),
+        )
+        for e in data["events"]
+    ]
+    if [e.seq for e in events] != list(range(1, len(events) + 1)):
+        raise ValueError("events out of order")
+    actions = [codec.decode(e.action) for e in events if not e.undone]
+    state = replay(new_game(setup, catalog), actions)
+    created = _moment(data["created_at"])
+    game = Game(
+        created_at=created,
+        updated_at=_moment(data["updated_at"]),
+        mode=setup.mode,
+        ruleset=str(data.get("ruleset", catalog.version))[:40],
+        setup=codec.encode_setup(setup),
+        title=str(data["title"])[:200],
+        status="ended" if state.phase == "ended" else "active",
+        round=state.round,
+        version=len(events),
+    )
+    summary = data.get("summary")
+    ended = _moment(summary["ended_at"]) if isinstance(summary, dict) else game.updated_at
+    return _Checked(game, events, state, ended)
+
+
+def _games_of(document: Any) -> list[Any]:
+    if not (
+        isinstance(document, dict)
+        and document.get("format") == EXPORT_FORMAT
+        and isinstance(document.get("games"), list)
+    ):
+        raise ImportRefused(_("This file is not a games export of this app."))
+    if document.get("version") != EXPORT_VERSION:
+        raise ImportRefused(_("This export was made by another version of the app."))
+    return list(document["games"])
+
+
+def _read_all(games: list[Any], catalog: Catalog) -> Iterator[_Checked]:
+    for number, data in enumerate(games, start=1):
+        try:
+            yield _checked(data, catalog)
+        except (IllegalAction, ValueError, KeyError, TypeError, AttributeError) as exc:
+            message = _(
+                "Game %(number)d of the file can't be replayed: nothing was imported.",
+                number=number,
+            )
+            raise ImportRefused(message) from exc
+
+
+def import_json(document: Any, catalog: Catalog) -> Imported:
+    """Add the file's games that this server doesn't have, in one transaction; every game
+    is replayed first, and nothing is imported if one of them fails."""
+    checked = list(_read_all(_games_of(document), catalog))
+    lock: threading.Lock = current_app.extensions["game_write_lock"]
+    session = db.session()
+    added = 0
+    with lock:
+        try:
+            stored = session.execute(select(Game.setup, Game.created_at))
+            known = {_fingerprint(setup, created) for setup, created in stored}
+            for item in checked:
+                key = _fingerprint(item.game.setup, item.game.created_at)
+                if key in known:
+                    continue
+                known.add(key)
+                _store(session, item)
+                added += 1
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+    return Imported(added, len(checked) - added)
+
+
+def _store(session: Any, item: _Checked) -> None:
+    session.add(item.game)
+    session.flush()  # gives the game its id
+    for event in item.events:
+        event.game_id = item.game.id
+        session.add(event)
+    if item.state.phase == "ended":
+        RecordStore(session).put(item.game.id, item.state, item.game.created_at, item.ended)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def document_from_backup(path: Path) -> dict[str, Any]:
+    """A backup file (this app's SQLite database) read as a JSON export's document."""
+    try:
+        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as backup:
+            games = backup.execute(
+                "SELECT id, created_at, updated_at, ruleset, title, setup FROM game ORDER BY id"
+            ).fetchall()
+            events = backup.execute(
+                "SELECT game_id, seq, action, undone, created_at FROM game_event "
+                "ORDER BY game_id, seq"
+            ).fetchall()
+    except sqlite3.Error as exc:
+        raise ImportRefused(_("This file is not a backup of this app.")) from exc
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for game_id, seq, action, undone, created in events:
+        by_game.setdefault(game_id, []).append(
+            {"seq": seq, "action": _json(action), "undone": bool(undone), "created_at": created}
+        )
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "games": [
+            {
+                "created_at": created,
+                "updated_at": updated,
+                "ruleset": ruleset,
+                "title": title,
+                "setup": _json(setup),
+                "events": by_game.get(game_id, []),
+            }
+            for game_id, created, updated, ruleset, title, setup in games
+        ],
+    }
+
+
+def _json(text: Any) -> Any:
+    """A JSON column's value as SQLite keeps it (text); None if it isn't JSON."""
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None

@@ -1,0 +1,327 @@
+"""History, game summaries, statistics, exports, the JSON import and the backup download."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from companion import services
+from companion.db import db
+from companion.db.backup import BackupRefused, backup_to
+from companion.rules.catalog import Catalog
+from companion.rules.state import DIFFICULTIES
+from companion.stats import aggregate, bgstats, simulated, store, transfer
+from companion.stats.charts import line_chart
+from companion.stats.summary import Record, summarize
+from companion.web.present.panels import VP_SOURCES
+
+bp = Blueprint("history", __name__)
+MAX_IMPORT_BYTES = 12 * 1024 * 1024
+HISTORY_SHOWN = 100  # the most recent finished games the history lists
+TREND_GAMES = 30  # the games in a player's VP chart
+MODES = {"solo": _l("Solo"), "2p": _l("Two players")}
+DIFFICULTY_NAMES = {
+    "mercenary": _l("Mercenary"),
+    "sardaukar": _l("Sardaukar"),
+    "mentat": _l("Mentat"),
+    "kwisatz": _l("Kwisatz Haderach"),
+}
+EXPANSIONS = {
+    "base": _l("Base game"),
+    "ix": _l("Rise of Ix"),
+    "ix_epic": _l("Rise of Ix, Epic"),
+}
+FILTER_NAMES = {
+    "mode": _l("mode"),
+    "difficulty": _l("difficulty"),
+    "expansion": _l("expansion"),
+    "leader": _l("leader"),
+}
+BREAKDOWN_TITLES = {
+    "mode": _l("By mode"),
+    "difficulty": _l("By difficulty"),
+    "expansion": _l("By expansion"),
+    "leader": _l("By your leader"),
+    "rival": _l("By Rival leader"),
+}
+
+
+def catalog() -> Catalog:
+    return current_app.extensions["catalog"]  # type: ignore[no-any-return]
+
+
+def leader_name(leader_id: str) -> str:
+    """A leader's name; House Hagal for a two-player game's third house."""
+    if leader_id in ("", aggregate.HAGAL):
+        return str(_("House Hagal"))
+    found = catalog().leaders.get(leader_id)
+    return found.name if found else leader_id
+
+
+def key_name(breakdown: str, key: str) -> str:
+    """The label of one value of a breakdown (a mode, a difficulty, a leader...)."""
+    names: dict[str, Any] = {"mode": MODES, "difficulty": DIFFICULTY_NAMES, "expansion": EXPANSIONS}
+    if breakdown in names:
+        return str(names[breakdown].get(key, key))
+    return leader_name(key)
+
+
+@bp.app_template_global()
+def local_time(iso: str) -> dict[str, str]:
+    """A UTC time for a <time> element: the ISO value, and a UTC text shown until the
+    page's script writes it in the viewer's own time zone."""
+    moment = datetime.fromisoformat(iso.removesuffix("Z"))
+    return {"iso": iso, "text": moment.strftime("%Y-%m-%d %H:%M") + " UTC"}
+
+
+def _filters() -> tuple[store.RecordFilter, list[str]]:
+    """The history's filters from the query string, and a message per value refused."""
+    args = request.args
+    problems: list[str] = []
+
+    def choice(name: str, allowed: Any) -> str | None:
+        value = args.get(name, "")
+        if value and value not in allowed:
+            what = FILTER_NAMES[name]
+            problems.append(_("Unknown %(what)s: %(value)s", what=what, value=value))
+            return None
+        return value or None
+
+    expansion = choice("expansion", ("base", "ix"))
+    since, until = _dates(args.get("from", ""), args.get("to", ""), args.get("tz", ""), problems)
+    where = store.RecordFilter(
+        mode=choice("mode", MODES),
+        difficulty=choice("difficulty", DIFFICULTIES),
+        ix=None if expansion is None else expansion == "ix",
+        epic=True if args.get("epic") else None,
+        leader=choice("leader", catalog().leaders),
+        since=since,
+        until=until,
+    )
+    return where, problems
+
+
+def _dates(
+    start: str, end: str, tz: str, problems: list[str]
+) -> tuple[datetime | None, datetime | None]:
+    """The date range as UTC times: the dates are the viewer's, `tz` its offset in minutes
+    (JavaScript's getTimezoneOffset; UTC without it)."""
+    minutes = int(tz) if re.fullmatch(r"-?\d{1,4}", tz) else 0
+    offset = timedelta(minutes=minutes if abs(minutes) < 1440 else 0)
+    out: list[datetime | None] = []
+    for value, days in ((start, 0), (end, 1)):
+        try:
+            out.append(
+                datetime.strptime(value, "%Y-%m-%d") + timedelta(days=days) + offset
+                if value
+                else None
+            )
+        except (ValueError, OverflowError):  # not a date, or out of the calendar with tz
+            problems.append(_("Not a date: %(value)s", value=value))
+            out.append(None)
+    return out[0], out[1]
+
+
+def _leaders() -> list[tuple[str, str]]:
+    return sorted(((lid, lead.name) for lid, lead in catalog().leaders.items()), key=lambda p: p[1])
+
+
+@bp.get("/history")
+def index() -> ResponseReturnValue:
+    where, problems = _filters()
+    records = store.for_app().records(where)
+    return render_template(
+        "history/index.html",
+        records=records[:HISTORY_SHOWN],
+        matching=len(records),
+        problems=problems,
+        args=request.args,
+        modes=MODES,
+        difficulties=DIFFICULTY_NAMES,
+        leaders=_leaders(),
+        leader_name=leader_name,
+        active=[g for g in services.list_games() if g.status == "active"],
+    )
+
+
+def _standings(record: Record) -> list[dict[str, Any]]:
+    """The houses, best first; House Hagal (which never scores) last."""
+    return sorted(record["houses"], key=lambda h: (h["rank"] is None, h["rank"] or 0, h["id"]))
+
+
+def _summary_by_replay(game_id: int) -> Record | None:
+    """A finished game without a stored summary (ended before the summaries were kept,
+    until `flask --app wsgi stats rebuild`): summarized from its replayed state."""
+    view = services.load(game_id, catalog())  # GameNotFound: 404
+    if view.state.phase != "ended":
+        return None
+    ended = services.summary(game_id).updated_at
+    return summarize(game_id, view.state, datetime.fromisoformat(view.created), ended)
+
+
+@bp.get("/games/<int:game_id>/summary")
+def summary(game_id: int) -> ResponseReturnValue:
+    if not 0 < game_id <= services.MAX_ID:
+        raise services.GameNotFound(game_id)
+    record = store.for_app().get(game_id) or _summary_by_replay(game_id)
+    if record is None:
+        return render_template("history/unfinished.html", game_id=game_id), 404
+    scoring = [h for h in _standings(record) if h["kind"] != "hagal"]
+    vp_chart = line_chart([(h["name"], h["color"], h["vp_by_round"]) for h in scoring])
+    influence_chart = line_chart(
+        [(h["name"], h["color"], h["influence_by_round"]) for h in _standings(record)]
+    )
+    cards = catalog().cards
+    conflicts = catalog().conflicts
+    return render_template(
+        "history/summary.html",
+        record=record,
+        houses=_standings(record),
+        vp_chart=vp_chart,
+        influence_chart=influence_chart,
+        sources=VP_SOURCES,
+        leader_name=leader_name,
+        card_name=lambda cid: cards[cid].name if cid in cards else cid,
+        conflict_name=lambda cid: conflicts[cid].name if cid in conflicts else cid,
+        modes=MODES,
+        difficulties=DIFFICULTY_NAMES,
+        bgstats_url=bgstats.create_play_url(record, leader_name),
+    )
+
+
+def _seats() -> list[aggregate.Result]:
+    """Every human seat of the finished games; computed again only when the summary
+    rows changed (their version is one query), so every process sees every change."""
+    records = store.for_app()
+    version = records.version()
+    cached: tuple[tuple[object, ...], list[aggregate.Result]] | None = current_app.extensions.get(
+        "stats_seats"
+    )
+    if cached is not None and cached[0] == version:
+        return cached[1]
+    seats = aggregate.results(records.records())
+    current_app.extensions["stats_seats"] = (version, seats)
+    return seats
+
+
+@bp.get("/stats")
+def statistics() -> ResponseReturnValue:
+    seats = _seats()
+    names = aggregate.players(seats)
+    player = request.args.get("player", "")
+    problem = None
+    if player and player not in names:
+        problem = _("No finished game has a player named %(name)s.", name=player)
+        player = ""
+    chosen = [s for s in seats if s.player == player] if player else seats
+    recent = chosen[-TREND_GAMES:]
+    trend = line_chart(
+        [
+            (player, "yellow", [s.vp for s in recent]),
+            (str(_("Best other house")), "blue", [s.vp - s.margin for s in recent]),
+        ]
+    )
+    return render_template(
+        "history/stats.html",
+        stats=aggregate.statistics(chosen),
+        own=aggregate.difficulty_rates(chosen),
+        trend=trend if player and recent else None,
+        trend_games=len(recent),
+        players=names,
+        player=player,
+        problem=problem,
+        titles=BREAKDOWN_TITLES,
+        key_name=key_name,
+        sources=VP_SOURCES,
+        simulated=simulated.table(),
+        difficulties=DIFFICULTY_NAMES,
+        expansions=EXPANSIONS,
+    )
+
+
+def _download(body: str, mimetype: str, name: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+
+
+@bp.get("/export/games.csv")
+def export_csv() -> ResponseReturnValue:
+    text = transfer.csv_text(reversed(store.for_app().records()))
+    return _download(text, "text/csv", f"dune-games-{_stamp()}.csv")
+
+
+@bp.get("/export/games.json")
+def export_json() -> ResponseReturnValue:
+    text = json.dumps(transfer.export_json(), ensure_ascii=False, indent=1)
+    return _download(text, "application/json", f"dune-games-{_stamp()}.json")
+
+
+@bp.get("/export/backup.sqlite")
+def backup() -> ResponseReturnValue:
+    folder = Path(tempfile.mkdtemp(prefix="companion-backup-"))
+    try:
+        copied = backup_to(db.engine.url, folder / "backup.sqlite")
+    except (BackupRefused, sqlite3.Error, OSError) as exc:
+        return render_template("history/message.html", message=str(exc), ok=False), 409
+    data = copied.path.read_bytes()
+    copied.path.unlink()
+    folder.rmdir()
+    response = Response(data, mimetype="application/vnd.sqlite3")
+    response.headers["Content-Disposition"] = f'attachment; filename="companion-{_stamp()}.sqlite"'
+    return response
+
+
+@bp.post("/import")
+def import_games() -> ResponseReturnValue:
+    upload = request.files.get("file")
+    if upload is None or not upload.filename:
+        return _message(_("Choose a games export (.json) or a backup (.sqlite) to import."), 422)
+    raw = upload.read(MAX_IMPORT_BYTES + 1)
+    if len(raw) > MAX_IMPORT_BYTES:
+        return _message(_("That file is too large."), 413)
+    try:
+        document = _uploaded_document(raw)
+        imported = transfer.import_json(document, catalog())
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return _message(
+            _("That file is neither a games export (.json) nor a backup (.sqlite)."), 422
+        )
+    except transfer.ImportRefused as exc:
+        return _message(str(exc), 422)
+    return _message(
+        _(
+            "Imported %(added)d games; %(skipped)d were already here.",
+            added=imported.added,
+            skipped=imported.skipped,
+        ),
+        200,
+    )
+
+
+def _uploaded_document(raw: bytes) -> Any:
+    """The games of an uploaded JSON export or backup file."""
+    if not raw.startswith(transfer.SQLITE_HEADER):
+        return json.loads(raw.decode("utf-8"))
+    with tempfile.TemporaryDirectory(prefix="companion-import-") as folder:
+        path = Path(folder) / "backup.sqlite"
+        path.write_bytes(raw)
+        return transfer.document_from_backup(path)
+
+
+def _message(text: str, status: int) -> ResponseReturnValue:
+    return render_template("history/message.html", message=text, ok=status == 200), status

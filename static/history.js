@@ -1,0 +1,15 @@
+// History and statistics: times in the viewer's own time zone, and that zone's offset
+// sent with the history's date filter. Without JavaScript the times stay in UTC.
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    const format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+    document.querySelectorAll("time[data-local]").forEach(function (node) {
+      const moment = new Date(node.getAttribute("datetime"));
+      if (!Number.isNaN(moment.getTime())) node.textContent = format.format(moment);
+    });
+    document.querySelectorAll("input[name=tz]").forEach(function (input) {
+      input.value = String(new Date().getTimezoneOffset());
+    });
+  });
+})();

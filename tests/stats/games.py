@@ -1,0 +1,64 @@
+"""Finished games built through the engine, whose summaries the tests know by hand.
+
+Rivals are kept idle (no Agent turns) so the VP come from the table's own entries
+(Adjust, a card's VP or Influence) and from the Conflicts, whose cards the seed fixes.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+from companion import services
+from companion.rules.actions import Adjust
+from companion.rules.engine import apply
+from companion.rules.state import GameState
+from companion.sim import choose_action
+from tests.rules.helpers import finish_round, idle_rivals, reveal, settle, solo, two_player
+from tests.web.conftest import GameActions
+
+DAY = datetime(2026, 11, 20, 18, 0, 0)
+
+
+def solo_win() -> GameState:
+    """Solo, Mentat, seed 1, two rounds. Round 1: +3 VP from a card; Rival A wins
+    Skirmish (no VP), Rival B takes second. Round 2: +2 Emperor Influence (1 VP at 2
+    Influence) and +6 VP from a card, so you reach 10 VP [RB p.12 Phase 5]; Rival B wins
+    Desert Power (1 VP). Final: you 10, Rival B 1, Rival A 0."""
+    s = apply(idle_rivals(solo()), Adjust("p1", "vp", 3, "card"))
+    s = finish_round(s, strength=0)
+    s = apply(idle_rivals(s), Adjust("p1", "influence:emperor", 2, "card"))
+    s = apply(s, Adjust("p1", "vp", 6, "card"))
+    return settle(reveal(s), strength=0)
+
+
+def solo_loss() -> GameState:
+    """Solo, Kwisatz Haderach, seed 2, one round: Rival A is given 10 VP, you 2 from a card;
+    the game ends at Phase 5 of round 1 [RB p.12]."""
+    s = idle_rivals(solo("kwisatz", seed=2))
+    s = apply(s, Adjust("r1", "vp", 10, "manual"))
+    s = apply(s, Adjust("p1", "vp", 2, "card"))
+    return settle(reveal(s), strength=0)
+
+
+def two_player_game() -> GameState:
+    """Two players, seed 1, one round: Ann 10 VP and Ben 4 VP from cards; House Hagal
+    scores nothing [RB p.19]."""
+    s = apply(two_player(), Adjust("p1", "vp", 10, "card"))
+    s = apply(s, Adjust("p2", "vp", 4, "card"))
+    while s.phase != "ended":
+        s = settle(reveal(s), strength=0)
+    return s
+
+
+def play_to_the_end(actions: GameActions, game_id: int, seed: int) -> GameState:
+    """Play a stored game through the services with the simulator's scripted player until
+    it ends, as the table would; its final state."""
+    rng = random.Random(seed)
+    with actions.app.app_context():
+        for _ in range(2000):
+            view = services.load(game_id, actions.catalog)
+            if view.state.phase == "ended":
+                return view.state
+            services.act(game_id, choose_action(view.state, rng), view.version, actions.catalog)
+    raise AssertionError("the game did not end")

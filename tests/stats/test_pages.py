@@ -1,0 +1,179 @@
+"""The history, summary and statistics pages, the exports' links and the backup download."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from companion import services
+from companion.db import db
+from companion.rules import codec
+from companion.rules.scoring import final_ranking
+from companion.stats import simulated
+from companion.stats.sample import store_games
+from tests.stats.games import play_to_the_end
+from tests.web.conftest import dispose, make_app
+
+PAGES = ("/", "/history", "/stats")
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_the_pages_render_with_no_game(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    if url == "/stats":
+        assert "No finished game yet" in body
+        assert "How hard is each difficulty (simulated)" in body
+
+
+def test_the_pages_render_with_one_finished_game(game, client):
+    game_id = game.new_solo(seed=5)
+    final = play_to_the_end(game, game_id, 5)
+    winner = final_ranking(final)[0]
+    home = client.get("/").get_data(as_text=True)
+    assert f'href="/games/{game_id}/summary"' in home
+    history = client.get("/history").get_data(as_text=True)
+    assert "1 finished game" in history and f'href="/games/{game_id}/summary"' in history
+    summary = client.get(f"/games/{game_id}/summary")
+    assert summary.status_code == 200
+    body = summary.get_data(as_text=True)
+    assert f"{winner.name} wins with {winner.vp} VP" in body
+    assert body.count('<svg class="chart"') == 2 and "<polyline" in body
+    assert "https://app.bgstatsapp.com/createPlay.html?data=" in body
+    stats = client.get("/stats").get_data(as_text=True)
+    assert "games played" in stats and "By difficulty" in stats
+    ann = client.get("/stats?player=Ann")
+    assert ann.status_code == 200 and "Statistics: Ann" in ann.get_data(as_text=True)
+    # Ann's VP game by game: one game, one dot per line (hers and the best other house's).
+    assert "Final VP, the last game" in ann.get_data(as_text=True)
+    assert ann.get_data(as_text=True).count("<circle") == 2
+
+
+def test_the_statistics_page_renders_with_500_games(app, client):
+    with app.app_context():
+        store_games(500, app.extensions["catalog"], datetime(2026, 1, 1, 18))
+    body = client.get("/stats").get_data(as_text=True)
+    assert "<div><strong>500</strong><span>games played</span></div>" in body
+    for name in ("Ann", "Ben", "Chani", "Duncan", "Irulan"):
+        assert f"/stats?player={name}" in body
+    history = client.get("/history").get_data(as_text=True)
+    assert "500 finished games" in history and "the 100 most recent are listed" in history
+
+
+def test_the_history_filters_the_finished_games(game, client):
+    solo = game.new_solo(seed=5)
+    play_to_the_end(game, solo, 5)
+    duo = game.new_2p(seed=3)
+    play_to_the_end(game, duo, 3)
+    solo_only = client.get("/history?mode=solo").get_data(as_text=True)
+    assert f"/games/{solo}/summary" in solo_only and f"/games/{duo}/summary" not in solo_only
+    mentat = client.get("/history?difficulty=kwisatz").get_data(as_text=True)
+    assert "No finished game matches." in mentat
+    leader = game.state(duo).house("p2").leader
+    by_leader = client.get(f"/history?leader={leader}").get_data(as_text=True)
+    assert f"/games/{duo}/summary" in by_leader
+    future = client.get("/history?from=2999-01-01").get_data(as_text=True)
+    assert "No finished game matches." in future
+    today = datetime.now().strftime("%Y-%m-%d")
+    # 60 minutes behind UTC (JavaScript's getTimezoneOffset), still the same two games.
+    shifted = client.get(f"/history?from=2000-01-01&to={today}&tz=-60").get_data(as_text=True)
+    assert "2 finished games" in shifted
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("mode=chess", "Unknown mode: chess"),
+        ("difficulty=easy", "Unknown difficulty: easy"),
+        ("leader=nobody", "Unknown leader: nobody"),
+        ("from=yesterday", "Not a date: yesterday"),
+        ("tz=abc&to=2026-13-40", "Not a date: 2026-13-40"),
+        ("to=9999-12-31", "Not a date: 9999-12-31"),
+        ("tz=--5&from=x", "Not a date: x"),
+        ("from=0001-01-01&tz=-600", "Not a date: 0001-01-01"),
+    ],
+)
+def test_a_bad_filter_is_named_and_ignored(client, query, message):
+    response = client.get(f"/history?{query}")
+    assert response.status_code == 200
+    assert message in response.get_data(as_text=True)
+
+
+def test_an_unknown_player_is_named(client):
+    response = client.get("/stats?player=Nobody")
+    assert response.status_code == 200
+    assert "No finished game has a player named Nobody." in response.get_data(as_text=True)
+
+
+def test_a_game_in_progress_has_no_summary_yet(game, client):
+    game_id = game.new_solo(seed=5)
+    response = client.get(f"/games/{game_id}/summary")
+    assert response.status_code == 404
+    assert "has not ended yet" in response.get_data(as_text=True)
+    assert client.get("/games/999/summary").status_code == 404
+    assert client.get(f"/games/{2**64}/summary").status_code == 404
+
+
+def test_a_game_that_ended_before_the_summaries_is_summarized_by_replay(game, client):
+    game_id = game.new_solo(seed=5)
+    play_to_the_end(game, game_id, 5)
+    with game.app.app_context():
+        db.session.execute(db.text("DELETE FROM game_record"))
+        db.session.commit()
+    response = client.get(f"/games/{game_id}/summary")
+    assert response.status_code == 200 and "wins with" in response.get_data(as_text=True)
+
+
+def test_the_backup_needs_a_database_file(client):
+    response = client.get("/export/backup.sqlite")
+    assert response.status_code == 409
+    assert "in-memory SQLite database" in response.get_data(as_text=True)
+
+
+def test_the_backup_download_is_a_copy_of_every_game(tmp_path: Path):
+    app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'games.sqlite'}")
+    try:
+        with app.app_context():
+            services.create_game(
+                codec.decode_setup(  # a stored game to find in the copy
+                    {
+                        "mode": "2p",
+                        "seed": 4,
+                        "humans": [
+                            {"name": "Ann", "leader": "paul_atreides", "color": "green"},
+                            {"name": "Ben", "leader": "ilban_richese", "color": "blue"},
+                        ],
+                        "rivals": [{"name": "House Hagal", "leader": "", "color": "red"}],
+                    }
+                ),
+                app.extensions["catalog"],
+            )
+        response = app.test_client().get("/export/backup.sqlite")
+        assert response.status_code == 200
+        assert "attachment" in response.headers["Content-Disposition"]
+        copy = tmp_path / "copy.sqlite"
+        copy.write_bytes(response.get_data())
+        with sqlite3.connect(copy) as connection:
+            assert connection.execute("SELECT count(*) FROM game").fetchone() == (1,)
+    finally:
+        dispose(app)
+
+
+def test_the_simulated_table_has_every_difficulty_and_expansion():
+    table = simulated.table()
+    assert table is not None and table.games_per_row >= 100
+    assert {(r.expansion, r.difficulty) for r in table.rows} == {
+        (e, d) for e in ("base", "ix") for d in ("mercenary", "sardaukar", "mentat", "kwisatz")
+    }
+    assert all(0 <= r.rivals_reach_rate <= 1 and 0 <= r.human_win_rate <= 1 for r in table.rows)
+
+
+def test_the_end_of_the_game_links_to_its_summary(game, client):
+    game_id = game.new_solo(seed=5)
+    play_to_the_end(game, game_id, 5)
+    assert f'href="/games/{game_id}/summary"' in game.page(game_id)
+    assert f'href="/games/{game_id}/summary"' in game.page(game_id, htmx=True)
