@@ -42,6 +42,10 @@ class Options:
     physical_conflicts: bool = False  # the table reveals physical Conflict cards
     epic: bool = False  # Rise of Ix Epic Game mode (Ix rulebook p.10)
     physical_tech: bool = False  # the table shuffles the Tech tiles and says which turn up
+    # After the Recall the game waits for the table's "Start round N" tap, so the round's
+    # chores come before the next round's Rival turns. Logs stored before this step
+    # existed have no such tap: `codec.decode_setup` turns it off for them.
+    round_end: bool = True
 
 
 @dataclass(frozen=True, slots=True)

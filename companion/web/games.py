@@ -17,8 +17,9 @@ from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
-from companion.web.htmx import alert, is_htmx
+from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.present import page
+from companion.web.present.round_end import round_end as present_round_end
 
 bp = Blueprint("games", __name__)
 TABLE = "games/table.html"
@@ -163,6 +164,16 @@ def undo(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/redo")
 def redo(game_id: int) -> ResponseReturnValue:
     return _change(game_id, "redo")
+
+
+@bp.get("/games/<int:game_id>/rounds/<int:round_number>")
+def round_end(game_id: int, round_number: int) -> ResponseReturnValue:
+    """A finished round's "End of round" card, from the log."""
+    view = services.load(game_id, catalog())
+    card = present_round_end(view.state, round_number)
+    if card is None:
+        return error_answer(404, _("Round %(n)s has not ended yet.", n=round_number))
+    return render_template("games/round_end.html", card=card, game_id=game_id, title=view.title)
 
 
 @bp.get("/games/<int:game_id>/delete")

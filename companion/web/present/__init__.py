@@ -7,6 +7,7 @@ from companion.services import GameView
 from companion.web.present import panels
 from companion.web.present.board import board
 from companion.web.present.prompts import prompt_view
+from companion.web.present.round_end import rounds_ended, waiting_round_end
 from companion.web.present.story import banner, newest_lines, phase_name, rival_turns
 from companion.web.present.views import Chip, ConflictView, Page, SpaceView
 
@@ -20,6 +21,9 @@ def page(view: GameView) -> Page:
     state = view.state
     headline, detail, acting = banner(state)
     turns, other = rival_turns(state)
+    round_end = waiting_round_end(state)
+    if round_end is not None:
+        other = []  # the card lists what the Combat tap did, in the order to do it
     columns = board(state)
     return Page(
         view=view,
@@ -47,4 +51,6 @@ def page(view: GameView) -> Page:
         purchases=panels.purchases(state),
         tech=panels.tech(state, acting),
         ix_turn=panels.ix_turn(state, acting),
+        round_end=round_end,
+        rounds_ended=rounds_ended(state),
     )

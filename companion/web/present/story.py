@@ -114,6 +114,12 @@ def banner(state: GameState) -> tuple[str, str, House | None]:
             _("Play Endgame Intrigue cards, then see the standings."),
             None,
         )
+    if state.prompt is not None and state.prompt.kind == "round_end":
+        return (
+            _("End of Round %(n)s", n=state.round),
+            _("Do the chores in order, then start Round %(n)s.", n=state.round + 1),
+            None,
+        )
     if state.prompt is not None:
         decider = state.house(state.prompt.decider)
         return _("%(house)s, answer the question below.", house=decider.name), "", decider
