@@ -53,12 +53,38 @@ def short_labels(houses: Sequence[Chip]) -> dict[Chip, str]:
     return dict(zip(houses, labels, strict=True))
 
 
+RESOURCE_NAMES = {
+    "solari": _l("Solari"),
+    "spice": _l("Spice"),
+    "water": _l("Water"),
+    "intrigue": _l("Intrigue cards"),
+}
+
+
+SMALL_WORDS = frozenset({"the", "of", "and", "for", "a"})
+
+
+def vp_note(state: GameState, note: str) -> str:
+    """What a VP came from, by its proper name: a Faction, a Conflict card, a card, a Tech
+    tile, or the resource a Rival exchanged."""
+    catalog = state.catalog
+    named = catalog.conflicts.get(note) or catalog.cards.get(note) or catalog.tech.get(note)
+    if named is not None:
+        return named.name
+    if note in FACTION_NAMES:
+        return FACTION_NAMES[note]
+    if note in RESOURCE_NAMES:
+        return str(RESOURCE_NAMES[note])
+    words = note.split("_")
+    return " ".join(w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
+
+
 def score(state: GameState) -> ScoreView:
     """Each house's VP with its ledger, and the Influence tracks with the Alliances."""
     ledger: dict[str, list[tuple[int, str, str, str]]] = {h.id: [] for h in state.houses}
     for entry in state.ledger:
         source = VP_SOURCES.get(entry.source)
-        note = FACTION_NAMES.get(entry.note, entry.note.replace("_", " "))
+        note = vp_note(state, entry.note)
         ledger[entry.house].append(
             (entry.round, str(source or entry.source), note, f"{entry.delta:+d}")
         )
