@@ -129,6 +129,36 @@ TEMPLATES: Mapping[str, str] = {
     "tech_vp": "Endgame: %(house)s scores 1 VP for %(tile)s.",
     "spy_satellites": "%(house)s pays 3 spice and trashes Spy Satellites: +1 VP.",
     "tech_trash": "%(house)s trashes the Tech tile %(tile)s%(vp)s.",
+    # What to change on the board after Undo or Redo (`changes.board_changes`); a house's
+    # changes are phrases the table screen joins after the house's name.
+    "board_round_back": "Back to Round %(round)s.",
+    "board_round_on": "On to Round %(round)s.",
+    "board_conflict_back": "Put the Conflict card %(card)s back on top of the Conflict deck.",
+    "board_conflict_reveal": "Reveal the Conflict card %(card)s.",
+    "board_hagal_back": "Put these House Hagal cards back on top of their deck: %(cards)s.",
+    "board_bonus_spice": "Bonus spice on %(space)s: %(old)s → %(new)s.",
+    "board_agent_off": "take the Agent back from %(space)s",
+    "board_agent_on": "put an Agent on %(space)s",
+    "board_troops_less": "remove %(n)s troops from the Conflict",
+    "board_troops_less_one": "remove 1 troop from the Conflict",
+    "board_troops_more": "put %(n)s troops in the Conflict",
+    "board_troops_more_one": "put 1 troop in the Conflict",
+    "board_garrison_less": "take %(n)s troops out of the garrison",
+    "board_garrison_less_one": "take 1 troop out of the garrison",
+    "board_garrison_more": "put %(n)s troops in the garrison",
+    "board_garrison_more_one": "put 1 troop in the garrison",
+    "board_vp": "move the VP marker from %(old)s to %(new)s",
+    "board_influence": "move the %(faction)s Influence cube from %(old)s to %(new)s",
+    "board_count": "%(field)s %(old)s → %(new)s",
+    "board_mentat_off": "return the Mentat to its space",
+    "board_mentat_on": "take the Mentat",
+    "board_tech_off": "give back the Tech tile %(tile)s",
+    "board_tech_on": "take the Tech tile %(tile)s",
+    "board_control_off": "remove the Control marker from %(space)s",
+    "board_control_on": "put a Control marker on %(space)s",
+    "board_alliance_off": "give back the %(faction)s Alliance",
+    "board_alliance_on": "take the %(faction)s Alliance",
+    "board_first": "take the First Player marker",
 }
 # Wordings with a twin for a count of one (kind + "_one"), by the field that counts.
 ONE = {
@@ -137,6 +167,10 @@ ONE = {
     "expert_hold": "kept",
     "swords": "swords",
     "transports": "troops",
+    **dict.fromkeys(
+        ("board_troops_less", "board_troops_more", "board_garrison_less", "board_garrison_more"),
+        "n",
+    ),
 }
 SKIP_REASONS = {
     "occupied": "the space is taken",
@@ -353,6 +387,14 @@ def _adjust(entry: Entry, data: Data, names: _Names) -> Data:
     }
 
 
+def _board_count(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"field": FIELD_NAMES.get(str(data.get("field")), data.get("field"))}
+
+
+def _hagal_cards(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"cards": ", ".join(names.card(c) for c in _items(data.get("cards")))}
+
+
 def _tiebreak(entry: Entry, data: Data, names: _Names) -> Data:
     labels = ("spice", "Solari", "water", "troops in the garrison")
     counts = _items(data.get("values"))
@@ -463,6 +505,8 @@ _DETAILS: Mapping[str, Details] = {
     "acquire": _acquire,
     "adjust": _adjust,
     "tiebreak": _tiebreak,
+    "board_count": _board_count,
+    "board_hagal_back": _hagal_cards,
     "deploy": _deploy,
     "tech_paid": _tech_paid,
     "negotiators_back": _negotiators_back,

@@ -100,8 +100,12 @@ def setup(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
-    view = services.load(game_id, catalog())
-    return _table(view)
+    after = request.args.get("after")
+    if after == "undo":  # a plain form's Undo or Redo led here
+        return _table(services.load_after(game_id, "undo", catalog()))
+    if after == "redo":
+        return _table(services.load_after(game_id, "redo", catalog()))
+    return _table(services.load(game_id, catalog()))
 
 
 def _fix(
@@ -135,8 +139,10 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
     except IllegalAction as exc:
         return _fresh(game_id, str(exc), 422, on_fix_page)
     if not is_htmx():
-        target = "games.fix" if on_fix_page else "games.show"
-        return redirect(url_for(target, game_id=game_id), 303)
+        if on_fix_page:
+            return redirect(url_for("games.fix", game_id=game_id), 303)
+        after = change if change in ("undo", "redo") else None
+        return redirect(url_for("games.show", game_id=game_id, after=after), 303)
     return _fix(view) if on_fix_page else _table(view)
 
 

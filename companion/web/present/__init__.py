@@ -8,7 +8,13 @@ from companion.web.present import panels
 from companion.web.present.board import board
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import rounds_ended, waiting_round_end
-from companion.web.present.story import banner, newest_lines, phase_name, rival_turns
+from companion.web.present.story import (
+    banner,
+    board_lines,
+    newest_lines,
+    phase_name,
+    rival_turns,
+)
 from companion.web.present.views import Chip, ConflictView, Page, SpaceView
 
 __all__ = ["Chip", "ConflictView", "Page", "SpaceView", "page"]
@@ -21,6 +27,9 @@ def page(view: GameView) -> Page:
     state = view.state
     headline, detail, acting = banner(state)
     turns, other = rival_turns(state)
+    changes = board_lines(view.previous, state) if view.previous is not None else []
+    if view.change == "undo":
+        turns, other = [], []  # what the undone intent did is not news
     round_end = waiting_round_end(state)
     if round_end is not None:
         other = []  # the card lists what the Combat tap did, in the order to do it
@@ -52,5 +61,7 @@ def page(view: GameView) -> Page:
         tech=panels.tech(state, acting),
         ix_turn=panels.ix_turn(state, acting),
         round_end=round_end,
+        change=view.change,
+        board_changes=changes,
         rounds_ended=rounds_ended(state),
     )

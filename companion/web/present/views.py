@@ -206,6 +206,8 @@ class Page:
     tech: TechView | None = None  # Rise of Ix games only
     round_end: RoundEndView | None = None  # the RoundEndView the table is doing now
     rounds_ended: tuple[int, ...] = ()  # rounds with an "End of round" card, newest first
+    change: str = ""  # "undo" or "redo" right after one
+    board_changes: list[str] = field(default_factory=list)  # what to change on the board
     ix_turn: IxTurnView | None = None
     fields: tuple[tuple[str, object], ...] = HOUSE_FIELDS
     ix_fields: tuple[tuple[str, object], ...] = IX_HOUSE_FIELDS
