@@ -27,6 +27,7 @@ def page(view: GameView) -> Page:
     state = view.state
     headline, detail, acting = banner(state)
     turns, other = rival_turns(state)
+    standings = final_ranking(state) if state.phase == "ended" else []
     changes = board_lines(view.previous, state) if view.previous is not None else []
     if view.change == "undo":
         turns, other = [], []  # what the undone intent did is not news
@@ -54,7 +55,8 @@ def page(view: GameView) -> Page:
         just_now=other,
         log=newest_lines(state, LOG_LINES),
         conflict=panels.conflict(state),
-        standings=final_ranking(state) if state.phase == "ended" else [],
+        standings=standings,
+        standings_lines=panels.standings_lines(state, standings),
         score=panels.score(state),
         rivals=panels.rivals(state),
         purchases=panels.purchases(state),

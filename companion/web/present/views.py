@@ -206,6 +206,7 @@ class Page:
     tech: TechView | None = None  # Rise of Ix games only
     round_end: RoundEndView | None = None  # the RoundEndView the table is doing now
     rounds_ended: tuple[int, ...] = ()  # rounds with an "End of round" card, newest first
+    standings_lines: list[str] = field(default_factory=list)  # the winner, then the ties
     change: str = ""  # "undo" or "redo" right after one
     board_changes: list[str] = field(default_factory=list)  # what to change on the board
     ix_turn: IxTurnView | None = None
