@@ -95,7 +95,7 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
     if not standings:
         return []
     top = [s for s in standings if s.rank == 1]
-    names = _together([s.name for s in top])
+    names = together([s.name for s in top])
     if any(s.needs_tiebreak for s in top):
         lines = [
             str(
@@ -124,9 +124,10 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
     return lines
 
 
-def _together(names: list[str]) -> str:
-    if len(names) == 1:
-        return names[0]
+def together(names: list[str]) -> str:
+    """Names as a list in words: "A", "A and B", "A, B and C"."""
+    if len(names) < 2:
+        return "".join(names)
     return str(_("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1]))
 
 

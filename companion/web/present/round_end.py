@@ -9,6 +9,8 @@ from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from companion.rules.state import Entry, GameState
+from companion.web.present.panels import together
+from companion.web.present.prompts import reward_text
 from companion.web.present.story import sentence
 
 
@@ -51,7 +53,7 @@ def round_end(state: GameState, round_number: int) -> RoundEndView | None:
     for entry in entries[start + 1 :]:
         if entry.kind in ("makers", "recall"):
             break
-        view.rewards.append(sentence(entry, state, translations))
+        view.rewards.append(_reward_line(state, entry, sentence(entry, state, translations)))
     makers = next((e for e in entries if e.kind == "makers"), None)
     view.spice = _bonus_spice(state, makers)
     view.recall = _recall(state, recall)
@@ -61,6 +63,17 @@ def round_end(state: GameState, round_number: int) -> RoundEndView | None:
     )
     view.next_conflict = _next_conflict(state, round_number)
     return view
+
+
+def _reward_line(state: GameState, entry: Entry, line: str) -> str:
+    """A reward's log line, with what the reward is [RB p.12 Resolve Combat]."""
+    conflict = state.catalog.conflicts.get(str(entry.data.get("card")))
+    if entry.kind != "reward" or conflict is None:
+        return line
+    reward = getattr(conflict, str(entry.data.get("place")), None)
+    if reward is None:
+        return line
+    return str(_("%(line)s (%(reward)s)", line=line.rstrip("."), reward=reward_text(reward, state)))
 
 
 def _waits(state: GameState, round_number: int) -> bool:
@@ -74,7 +87,7 @@ def _bonus_spice(state: GameState, makers: Entry | None) -> str:
     names = [state.catalog.spaces[str(s)].name for s in _items(spaces)]
     if not names:
         return str(_("No bonus spice: every Maker space has an Agent."))
-    return str(_("Add 1 bonus spice from the bank to %(spaces)s.", spaces=", ".join(names)))
+    return str(_("Add 1 bonus spice from the bank to %(spaces)s.", spaces=together(names)))
 
 
 def _recall(state: GameState, recall: Entry) -> list[str]:
@@ -92,7 +105,7 @@ def _recall(state: GameState, recall: Entry) -> list[str]:
     for house in state.houses:
         spaces = _items(agents.get(house.id))
         if spaces:
-            names = ", ".join(state.catalog.spaces[str(s)].name for s in spaces)
+            names = together([state.catalog.spaces[str(s)].name for s in spaces])
             text = _(
                 "%(house)s: take back the Agents from %(spaces)s.", house=house.name, spaces=names
             )
