@@ -73,7 +73,9 @@ def _reward_line(state: GameState, entry: Entry, line: str) -> str:
     reward = getattr(conflict, str(entry.data.get("place")), None)
     if reward is None:
         return line
-    return str(_("%(line)s (%(reward)s)", line=line.rstrip("."), reward=reward_text(reward, state)))
+    return str(
+        _("%(line)s (%(reward)s).", line=line.rstrip("."), reward=reward_text(reward, state))
+    )
 
 
 def _waits(state: GameState, round_number: int) -> bool:
