@@ -88,8 +88,9 @@ def _house_changes(old: House, new: House) -> list[tuple[str, dict[str, object]]
         was, now = getattr(old, field), getattr(new, field)
         if was != now:
             out.append(("board_count", _old_new(was, now, field=field)))
-    if old.mentat != new.mentat:
-        out.append(("board_mentat_on" if new.mentat else "board_mentat_off", {}))
+    for piece in ("mentat", "swordmaster", "council_seat"):
+        if getattr(old, piece) != getattr(new, piece):
+            out.append((f"board_{piece}_{'on' if getattr(new, piece) else 'off'}", {}))
     out += [("board_tech_off", {"tile": t}) for t in old.tech if t not in new.tech]
     out += [("board_tech_on", {"tile": t}) for t in new.tech if t not in old.tech]
     return out

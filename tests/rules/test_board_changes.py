@@ -13,7 +13,8 @@ from companion.rules.changes import board_changes
 from companion.rules.engine import apply
 from companion.rules.state import GameState
 from companion.rules.text import sentence
-from tests.rules.helpers import place, solo, vacate
+from tests.rules.helpers import answer, idle_rivals, place, solo, vacate
+from tests.rules.test_round_end import to_round_end
 
 
 def words(before: GameState, after: GameState) -> list[tuple[str | None, str]]:
@@ -69,3 +70,24 @@ def test_a_revealed_conflict_goes_back_on_its_deck():
     assert (None, "Back to Round 0.") in lines
     card = s.catalog.conflicts[s.conflict or ""].name
     assert (None, f"Put the Conflict card {card} back on top of the Conflict deck.") in lines
+
+
+def test_undo_of_the_start_tap_puts_the_round_back():
+    """The round-end step's tap reveals the next Conflict and plays the Rival turns
+    [RB p.8 Phase 1]; undoing it takes all of that back, Swordmasters included [RB p.20]."""
+    s = to_round_end(idle_rivals(solo()))  # Mentat difficulty: Swordmasters in round 3
+    s = to_round_end(idle_rivals(answer(s, "start")))
+    started = answer(s, "start")
+    assert started.round == 3
+    lines = words(started, s)
+    assert (None, "Back to Round 2.") in lines
+    card = s.catalog.conflicts[started.conflict or ""].name
+    assert (None, f"Put the Conflict card {card} back on top of the Conflict deck.") in lines
+    assert ("r1", "put the Swordmaster back") in lines
+    assert ("r2", "put the Swordmaster back") in lines
+
+
+def test_a_council_seat_is_a_piece_to_take_back():
+    s = solo()
+    seated = replace(s, houses=tuple(replace(h, council_seat=h.id == "p1") for h in s.houses))
+    assert ("p1", "take the High Council seat marker back") in words(seated, s)
