@@ -53,6 +53,8 @@ def round_end(state: GameState, round_number: int) -> RoundEndView | None:
     for entry in entries[start + 1 :]:
         if entry.kind in ("makers", "recall"):
             break
+        if entry.kind == "influence_choice":  # the Influence line after it says it all
+            continue
         view.rewards.append(_reward_line(state, entry, sentence(entry, state, translations)))
     makers = next((e for e in entries if e.kind == "makers"), None)
     view.spice = _bonus_spice(state, makers)
@@ -66,9 +68,10 @@ def round_end(state: GameState, round_number: int) -> RoundEndView | None:
 
 
 def _reward_line(state: GameState, entry: Entry, line: str) -> str:
-    """A reward's log line, with what the reward is [RB p.12 Resolve Combat]."""
+    """A Rival's reward line, with what the reward is [RB p.12 Resolve Combat; p.20]
+    (a player's own "take ..." line follows theirs)."""
     conflict = state.catalog.conflicts.get(str(entry.data.get("card")))
-    if entry.kind != "reward" or conflict is None:
+    if entry.kind != "reward" or conflict is None or state.house(entry.house or "").is_human:
         return line
     reward = getattr(conflict, str(entry.data.get("place")), None)
     if reward is None:
