@@ -22,7 +22,7 @@ TEMPLATES: Mapping[str, str] = {
     "influence_bonus": (
         "%(house)s reached 4 %(faction)s Influence: take the bonus shown on the track."
     ),
-    "harvest": "%(house)s harvests %(spice)s spice at %(space)s (%(bonus)s of it bonus spice).",
+    "harvest": "%(house)s harvests %(spice)s spice at %(space)s (including %(bonus)s bonus spice).",
     "harvest_plain": "%(house)s harvests %(spice)s spice at %(space)s.",
     "mentat_taken": "%(house)s takes the Mentat: one more Agent this round.",
     "mentat_claimed": (
@@ -35,7 +35,9 @@ TEMPLATES: Mapping[str, str] = {
     "control_bonus": "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there).",
     "reveal": "%(house)s takes a Reveal turn.",
     "churn": "Imperium Row churn: the dice show %(dice)s. %(what)s",
-    "voice": "%(house)s uses The Voice on %(space)s: opponents can't go there until its next turn.",
+    "voice": (
+        "%(house)s uses The Voice on %(space)s: opponents can't go there until their next turn."
+    ),
     "adjust": "Correction: %(house)s's %(field)s %(delta)s (%(reason)s).",
     "set_control": "Correction: %(space)s is now controlled by %(house)s.",
     "tiebreak": "%(house)s counts for tie-breaks: %(values)s.",
