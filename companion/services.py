@@ -14,7 +14,7 @@ given (the tests give a fake repository).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, NoReturn
 
@@ -72,6 +72,10 @@ class GameView:
     title: str
     # Tells a game from a deleted one that had the same id (caches key on it).
     created: str = ""
+    # Right after an Undo or Redo: which one, and the state before it (what to change on
+    # the board is the difference).
+    change: Literal["", "undo", "redo"] = ""
+    previous: GameState | None = None
 
 
 @dataclass(frozen=True)
@@ -315,13 +319,14 @@ def undo(
 ) -> GameView:
     """Take back the last intent and everything it triggered."""
     store, game = _stepping(storage, game_id, expected_version, catalog, "undo")
-    return _commit(
+    view = _commit(
         store,
         game_id,
         game,
         game.taken_back(),
         lambda: store.games.mark_undone(game_id, len(game.actions), True),
     )
+    return replace(view, change="undo", previous=game.state)
 
 
 def redo(
@@ -336,9 +341,36 @@ def redo(
     action = codec.decode(stored)
     state = _applied(store, game_id, game, action)
     after = game.then(action, state, undone=game.undone - 1)
-    return _commit(
+    view = _commit(
         store, game_id, game, after, lambda: store.games.mark_undone(game_id, seq, False)
     )
+    return replace(view, change="redo", previous=game.state)
+
+
+def load_after(
+    game_id: int,
+    change: Literal["undo", "redo"],
+    catalog: Catalog,
+    storage: Storage | None = None,
+) -> GameView:
+    """The game as `load` gives it, shown as right after an Undo or Redo (the page a plain
+    form's redirect opens): the state before it is rebuilt from the log. Without an intent
+    to redo (after Undo) or to undo (after Redo), the plain view."""
+    store = _storage(storage)
+    view = load(game_id, catalog, store)
+    game = store.states.get(game_id)
+    if game is None or game.version != view.version:
+        return view
+    if change == "undo":
+        stored = store.games.action(game_id, len(game.actions) + 1) if game.undone else None
+        if stored is None:
+            return view
+        previous = apply(game.state, codec.decode(stored))
+    else:
+        if not game.actions:
+            return view
+        previous = replay(game.initial, game.actions[:-1])
+    return replace(view, change=change, previous=previous)
 
 
 def _summary(game: StoredGame) -> GameSummary:

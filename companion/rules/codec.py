@@ -89,6 +89,8 @@ def decode_setup(data: Mapping[str, Any]) -> Setup:
         known = {f.name for f in fields(Options)}
         if set(options) - known or not all(isinstance(v, bool) for v in options.values()):
             raise IllegalAction("Unknown or malformed options.")
+        # Games stored before the round-end step played on without the tap.
+        options = {"round_end": False, **options}
         difficulty = data.get("difficulty")
         if difficulty is not None and difficulty not in DIFFICULTIES:
             raise IllegalAction("Unknown difficulty.")

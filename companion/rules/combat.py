@@ -187,12 +187,23 @@ def _reward_tasks(draft: Draft, hid: str, reward: Reward, place: str) -> list[Ta
     return tasks
 
 
+REWARD_WORDS = {
+    "vp": ("VP", "VP"),
+    "solari": ("Solari", "Solari"),
+    "spice": ("spice", "spice"),
+    "water": ("water", "water"),
+    "intrigue": ("Intrigue card", "Intrigue cards"),
+    "troops": ("troop", "troops"),
+}
+
+
 def _reward_text(reward: Reward) -> str:
-    parts = [
-        f"{getattr(reward, k)} {k}"
-        for k in ("vp", "solari", "spice", "water", "intrigue", "troops")
-        if getattr(reward, k)
-    ]
+    """A reward option in words for the log ("2 spice", "1 Intrigue card")."""
+    parts = []
+    for kind, (one, many) in REWARD_WORDS.items():
+        count = getattr(reward, kind)
+        if count:
+            parts.append(f"{count} {one if count == 1 else many}")
     return ", ".join(parts)
 
 

@@ -158,6 +158,8 @@ def _recall_phase(draft: Draft, task: Task) -> None:
         if draft.ix:
             ix.endgame(draft)
         return
+    agents = _agents_by_house(draft)
+    mentat = next((hid for hid, h in draft.houses.items() if h.mentat), None)
     for hid in list(draft.houses):
         draft.put(hid, placed=0, mentat=False, revealed=False, passed=False)
     draft.occupants.clear()
@@ -165,11 +167,33 @@ def _recall_phase(draft: Draft, task: Task) -> None:
     draft.voice.clear()
     seats = draft.seats()
     draft.first = seats[(seats.index(draft.first) + 1) % len(seats)]
-    draft.emit("recall", None, first=draft.first)
+    draft.emit("recall", None, first=draft.first, agents=agents, mentat=mentat)
+    next_step = "round_end" if draft.setup.options.round_end else "start_round"
+    draft.queue.insert(0, Task(next_step))
+
+
+def _round_end(draft: Draft, task: Task) -> None:
+    """Wait for the table to finish the round's chores (rewards, bonus spice, recall, First
+    Player marker [RB p.12 Phases 3-5]) before the next round starts [RB p.8 Phase 1]."""
+    if task.answer is None:
+        asker = draft.first if draft.house(draft.first).is_human else draft.deciders()
+        draft.ask("round_end", asker, task, ("start",))
+        return
     draft.queue.insert(0, Task("start_round"))
 
 
+def _agents_by_house(draft: Draft) -> dict[str, list[str]]:
+    """The spaces each house's Agents are on, before the Recall."""
+    agents: dict[str, list[str]] = {}
+    for space, hid in draft.occupants.items():
+        agents.setdefault(hid, []).append(space)
+    for space, hid in draft.infiltrators:
+        agents.setdefault(hid, []).append(space)
+    return agents
+
+
 HANDLERS = {
+    "round_end": _round_end,
     "start_round": _start_round,
     "reveal_conflict": _reveal_conflict,
     "next_turn": _end_turn,

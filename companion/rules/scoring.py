@@ -28,6 +28,20 @@ def tiebreak_key(house: House) -> tuple[int, int, int, int] | None:
     return (house.spice, house.solari, house.water, house.garrison)
 
 
+TIEBREAKS = ("spice", "solari", "water", "garrison")  # the order of RB p.12 Endgame
+
+
+def deciding_count(ahead: Standing, behind: Standing) -> int | None:
+    """Which tie-break (an index into TIEBREAKS) put `ahead` before `behind` on equal VP
+    [RB p.12 Endgame], or None if none did (a Chaumurky owner, or a tie still open)."""
+    if ahead.tiebreak is None or behind.tiebreak is None:
+        return None
+    for index, (mine, theirs) in enumerate(zip(ahead.tiebreak, behind.tiebreak, strict=True)):
+        if mine != theirs:
+            return index
+    return None
+
+
 def final_ranking(state: GameState) -> list[Standing]:
     """Standings of the houses that score (House Hagal never does, p.19), best first.
 

@@ -47,6 +47,10 @@ class Options:
     hagal_dreadnought_home: bool = False  # House Hagal's dreadnought never takes control
     swords_need_troops: bool = False  # a Rival with only dreadnoughts reveals no swords
     epic_rivals_standard: bool = False  # Epic: Rivals start as in a standard game
+    # After the Recall the game waits for the table's "Start round N" tap, so the round's
+    # chores come before the next round's Rival turns. Logs stored before this step
+    # existed have no such tap: `codec.decode_setup` turns it off for them.
+    round_end: bool = True
 
 
 @dataclass(frozen=True, slots=True)

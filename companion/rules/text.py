@@ -22,7 +22,8 @@ TEMPLATES: Mapping[str, str] = {
     "influence_bonus": (
         "%(house)s reached 4 %(faction)s Influence: take the bonus shown on the track."
     ),
-    "harvest": "%(house)s harvests %(spice)s spice at %(space)s (%(bonus)s of it bonus spice).",
+    "harvest": "%(house)s harvests %(spice)s spice at %(space)s (including %(bonus)s bonus spice).",
+    "harvest_plain": "%(house)s harvests %(spice)s spice at %(space)s.",
     "mentat_taken": "%(house)s takes the Mentat: one more Agent this round.",
     "mentat_claimed": (
         "%(house)s takes the Mentat won in the last Conflict: one more Agent this round."
@@ -33,11 +34,13 @@ TEMPLATES: Mapping[str, str] = {
     "secrets_steal": "%(rival)s has 4+ Intrigue cards: it gives %(house)s one of them at random.",
     "control_bonus": "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there).",
     "reveal": "%(house)s takes a Reveal turn.",
-    "churn": "Imperium Row churn: dice %(dice)s. %(what)s",
-    "voice": "%(house)s uses The Voice on %(space)s: opponents can't go there until its next turn.",
-    "adjust": "Correction: %(house)s %(field)s %(delta)s (%(reason)s).",
+    "churn": "Imperium Row churn: the dice show %(dice)s. %(what)s",
+    "voice": (
+        "%(house)s uses The Voice on %(space)s: opponents can't go there until their next turn."
+    ),
+    "adjust": "Correction: %(house)s's %(field)s %(delta)s (%(reason)s).",
     "set_control": "Correction: %(space)s is now controlled by %(house)s.",
-    "tiebreak": "%(house)s enters spice, Solari, water, garrison: %(values)s.",
+    "tiebreak": "%(house)s counts for tie-breaks: %(values)s.",
     "corner_the_market": (
         "%(house)s plays Corner the Market with %(own)s The Spice Must Flow: +%(vp)s VP."
     ),
@@ -84,16 +87,19 @@ TEMPLATES: Mapping[str, str] = {
     "strength": "%(house)s's strength: %(strength)s.",
     "phase": "Phase 3: Combat.",
     "combat": "Combat for %(card)s: %(result)s",
+    "combat_none": "Combat for %(card)s: nobody is in the Conflict, nobody takes a reward.",
     "control_removed": "House Hagal wins: remove %(house)s's Control marker from %(space)s.",
     "reward": "%(house)s takes the %(place)s-place reward of %(card)s.",
-    "take": "%(house)s takes from the bank: %(what)s",
+    "take": "%(house)s, take %(what)s",
     "reward_choice": "%(house)s takes %(reward)s.",
     "control": "%(house)s places a Control marker on %(space)s.",
-    "makers": "Phase 4: one bonus spice on %(spaces)s.",
+    "makers": "Phase 4: add 1 bonus spice to %(spaces)s.",
+    "makers_none": "Phase 4: no bonus spice this round, every Maker space has an Agent.",
     "recall": "Phase 5: recall Agents, return the Mentat; %(first)s is now First Player.",
     "game_end": "The game ends: %(why)s",
     "alliance": "%(house)s takes the %(faction)s Alliance%(previous)s.",
     "exchange": "%(house)s spends %(paid)s %(resource)s for %(vp)s VP.",
+    "exchange_intrigue": "%(house)s spends %(paid)s Intrigue cards for %(vp)s VP.",
     "acquire": "%(house)s buys %(card)s (copy %(copy)s)%(moved)s.",
     # Rise of Ix. A few kinds have a second wording: `describe` picks it by the entry's data.
     "agent_infiltrate": (
@@ -154,6 +160,40 @@ TEMPLATES: Mapping[str, str] = {
     "tech_vp": "Endgame: %(house)s scores 1 VP for %(tile)s.",
     "spy_satellites": "%(house)s pays 3 spice and trashes Spy Satellites: +1 VP.",
     "tech_trash": "%(house)s trashes the Tech tile %(tile)s%(vp)s.",
+    # What to change on the board after Undo or Redo (`changes.board_changes`); a house's
+    # changes are phrases the table screen joins after the house's name.
+    "board_round_back": "Back to Round %(round)s.",
+    "board_round_on": "On to Round %(round)s.",
+    "board_conflict_back": "Put the Conflict card %(card)s back on top of the Conflict deck.",
+    "board_conflict_reveal": "Reveal the Conflict card %(card)s.",
+    "board_hagal_back": "Put these House Hagal cards back on top of their deck: %(cards)s.",
+    "board_bonus_spice": "Bonus spice on %(space)s: %(old)s → %(new)s.",
+    "board_agent_off": "take the Agent back from %(space)s",
+    "board_agent_on": "put an Agent on %(space)s",
+    "board_troops_less": "remove %(n)s troops from the Conflict",
+    "board_troops_less_one": "remove 1 troop from the Conflict",
+    "board_troops_more": "put %(n)s troops in the Conflict",
+    "board_troops_more_one": "put 1 troop in the Conflict",
+    "board_garrison_less": "take %(n)s troops out of the garrison",
+    "board_garrison_less_one": "take 1 troop out of the garrison",
+    "board_garrison_more": "put %(n)s troops in the garrison",
+    "board_garrison_more_one": "put 1 troop in the garrison",
+    "board_vp": "move the VP marker from %(old)s to %(new)s",
+    "board_influence": "move the %(faction)s Influence cube from %(old)s to %(new)s",
+    "board_count": "%(field)s %(old)s → %(new)s",
+    "board_mentat_off": "return the Mentat to its space",
+    "board_mentat_on": "take the Mentat",
+    "board_swordmaster_off": "put the Swordmaster back",
+    "board_swordmaster_on": "take the Swordmaster",
+    "board_council_seat_off": "take the High Council seat marker back",
+    "board_council_seat_on": "put a marker on a High Council seat",
+    "board_tech_off": "give back the Tech tile %(tile)s",
+    "board_tech_on": "take the Tech tile %(tile)s",
+    "board_control_off": "remove the Control marker from %(space)s",
+    "board_control_on": "put a Control marker on %(space)s",
+    "board_alliance_off": "give back the %(faction)s Alliance",
+    "board_alliance_on": "take the %(faction)s Alliance",
+    "board_first": "take the First Player marker",
 }
 # Wordings with a twin for a count of one (kind + "_one"), by the field that counts.
 ONE = {
@@ -162,6 +202,10 @@ ONE = {
     "expert_hold": "kept",
     "swords": "swords",
     "transports": "troops",
+    **dict.fromkeys(
+        ("board_troops_less", "board_troops_more", "board_garrison_less", "board_garrison_more"),
+        "n",
+    ),
 }
 SKIP_REASONS = {
     "occupied": "the space is taken",
@@ -170,13 +214,29 @@ SKIP_REASONS = {
     "two_dreadnoughts": "it already has both dreadnoughts",
     "needs_influence": "Interstellar Shipping needs 2 Spacing Guild Influence",
 }
-# Corrections of the Rise of Ix numbers, in words.
+# The numbers a correction changes, in words.
 FIELD_NAMES = {
+    "vp": "VP",
+    "influence:emperor": "Emperor Influence",
+    "influence:spacing_guild": "Spacing Guild Influence",
+    "influence:bene_gesserit": "Bene Gesserit Influence",
+    "influence:fremen": "Fremen Influence",
+    "solari": "Solari",
+    "spice": "spice",
+    "water": "water",
+    "intrigue": "Intrigue cards",
+    "garrison": "troops in the garrison",
+    "troops": "troops in the Conflict",
+    "swords": "swords",
+    "strength": "strength",
     "freighter": "Freighter step",
     "negotiators": "Negotiators on Ix",
     "dn_garrison": "dreadnoughts in the garrison",
     "dn_conflict": "dreadnoughts in the Conflict",
 }
+# Why a correction was made.
+ADJUST_REASONS = {"manual": "by hand", "card": "card effect", "endgame": "Endgame card"}
+PLACE_NAMES = {"first": "1st", "second": "2nd", "third": "3rd"}
 # What flipping a Tech tile does, where the log line should say it (Ix rulebook p.9).
 FLIP_REASONS = {
     "flagship": ", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict",
@@ -206,6 +266,8 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
         template = "agent_infiltrate"
     elif entry.kind == "deploy" and data.get("dreadnoughts"):
         template = "deploy_units"
+    else:
+        template = _PLAIN_VARIANTS.get(entry.kind, _no_variant)(data) or template
     counted = ONE.get(template)
     if counted is not None and data.get(counted) == 1:
         template += "_one"
@@ -268,12 +330,14 @@ def _secrets_steal(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _churn(entry: Entry, data: Data, names: _Names) -> Data:
     positions = _items(data.get("positions"))
+    dice = _dice(entry, data, names)
     if not positions:
-        return {"what": "Nothing to trash (6s are ignored)."}
+        return {**dice, "what": "Nothing to trash (6s are ignored)."}
     one = len(positions) == 1
     return {
+        **dice,
         "what": f"Trash the Imperium Row {'card' if one else 'cards'} at "
-        f"{'position' if one else 'positions'} {', '.join(map(str, positions))}."
+        f"{'position' if one else 'positions'} {_and([str(p) for p in positions])}.",
     }
 
 
@@ -297,25 +361,35 @@ def _rival_harvest(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _combat(entry: Entry, data: Data, names: _Names) -> Data:
     parts = [f"{names.house(h)} {v}" for h, v in _pairs(data.get("strengths"))]
-    won = [f"{names.house(h)} {p}" for h, p in _pairs(data.get("places"))]
+    won = [f"{names.house(h)} {PLACE_NAMES.get(str(p), p)}" for h, p in _pairs(data.get("places"))]
     rewards = "Rewards: " + ", ".join(won) + "." if won else "Nobody takes a reward."
     return {"result": "strength " + ", ".join(parts) + ". " + rewards}
 
 
 def _take(entry: Entry, data: Data, names: _Names) -> Data:
-    kinds = ("solari", "spice", "water", "intrigue", "troops")
-    parts = [f"{data[k]} {k}" for k in kinds if data.get(k)]
+    """A player's Conflict reward: what comes from the bank, the Intrigue deck and their
+    own supply [RB p.12 Resolve Combat; icon guide: a troop icon recruits from supply]."""
+    bank = [
+        f"{data[k]} {label}"
+        for k, label in (("solari", "Solari"), ("spice", "spice"), ("water", "water"))
+        if data.get(k)
+    ]
+    parts = [_and(bank) + " from the bank"] if bank else []
+    if data.get("intrigue"):
+        parts.append(_count(data["intrigue"], "Intrigue card", "Intrigue cards"))
+    if data.get("troops"):
+        troops = _count(data["troops"], "troop", "troops")
+        parts.append(f"{troops} from your supply into your garrison")
     if data.get("choose"):
-        options = " / ".join(map(str, _items(data.get("options"))))
-        parts.append(f"choose {data['choose']} of: " + options)
+        options = " or ".join(map(str, _items(data.get("options"))))
+        parts.append(f"{data['choose']} of: {options}")
     if data.get("trash"):
-        parts.append("you may trash a card")
-    return {"what": ", ".join(parts) + "."}
+        parts.append("and you may trash a card")
+    return {"what": "; ".join(parts) + "."}
 
 
 def _makers(entry: Entry, data: Data, names: _Names) -> Data:
-    spaces = [names.space(s) for s in _items(data.get("spaces"))]
-    return {"spaces": ", ".join(spaces) if spaces else "no space (all had an Agent)"}
+    return {"spaces": _and([names.space(s) for s in _items(data.get("spaces"))])}
 
 
 def _game_end(entry: Entry, data: Data, names: _Names) -> Data:
@@ -340,7 +414,30 @@ def _acquire(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _adjust(entry: Entry, data: Data, names: _Names) -> Data:
+    delta = data.get("delta")
+    return {
+        "field": FIELD_NAMES.get(str(data.get("field")), data.get("field")),
+        "delta": f"{delta:+d}" if isinstance(delta, int) else delta,
+        "reason": ADJUST_REASONS.get(str(data.get("reason")), data.get("reason")),
+    }
+
+
+def _board_count(entry: Entry, data: Data, names: _Names) -> Data:
     return {"field": FIELD_NAMES.get(str(data.get("field")), data.get("field"))}
+
+
+def _hagal_cards(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"cards": ", ".join(names.card(c) for c in _items(data.get("cards")))}
+
+
+def _tiebreak(entry: Entry, data: Data, names: _Names) -> Data:
+    labels = ("spice", "Solari", "water", "troops in the garrison")
+    counts = _items(data.get("values"))
+    return {"values": ", ".join(f"{n} {label}" for n, label in zip(counts, labels, strict=False))}
+
+
+def _dice(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"dice": _and([str(d) for d in _items(data.get("dice"))])}
 
 
 def _deploy(entry: Entry, data: Data, names: _Names) -> Data:
@@ -442,6 +539,9 @@ _DETAILS: Mapping[str, Details] = {
     "alliance": _alliance,
     "acquire": _acquire,
     "adjust": _adjust,
+    "tiebreak": _tiebreak,
+    "board_count": _board_count,
+    "board_hagal_back": _hagal_cards,
     "deploy": _deploy,
     "tech_paid": _tech_paid,
     "negotiators_back": _negotiators_back,
@@ -453,6 +553,26 @@ _DETAILS: Mapping[str, Details] = {
     "offer": _offer,
     "tech_income": _tech_income,
     "tech_trash": _tech_trash,
+}
+
+
+def _and(parts: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _no_variant(data: Data) -> str | None:
+    return None
+
+
+# Kinds with a plainer wording for some data: the data picks the template.
+_PLAIN_VARIANTS: Mapping[str, Callable[[Data], str | None]] = {
+    "harvest": lambda data: None if data.get("bonus") else "harvest_plain",
+    "makers": lambda data: None if _items(data.get("spaces")) else "makers_none",
+    "combat": lambda data: None if _pairs(data.get("strengths")) else "combat_none",
+    "exchange": lambda data: "exchange_intrigue" if data.get("resource") == "intrigue" else None,
 }
 
 

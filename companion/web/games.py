@@ -17,8 +17,9 @@ from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
-from companion.web.htmx import alert, is_htmx
+from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.present import page
+from companion.web.present.round_end import round_end as present_round_end
 
 bp = Blueprint("games", __name__)
 TABLE = "games/table.html"
@@ -101,8 +102,12 @@ def setup(game_id: int) -> ResponseReturnValue:
 
 @bp.get("/games/<int:game_id>")
 def show(game_id: int) -> ResponseReturnValue:
-    view = services.load(game_id, catalog())
-    return _table(view)
+    after = request.args.get("after")
+    if after == "undo":  # a plain form's Undo or Redo led here
+        return _table(services.load_after(game_id, "undo", catalog()))
+    if after == "redo":
+        return _table(services.load_after(game_id, "redo", catalog()))
+    return _table(services.load(game_id, catalog()))
 
 
 def _fix(
@@ -136,8 +141,10 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
     except IllegalAction as exc:
         return _fresh(game_id, str(exc), 422, on_fix_page)
     if not is_htmx():
-        target = "games.fix" if on_fix_page else "games.show"
-        return redirect(url_for(target, game_id=game_id), 303)
+        if on_fix_page:
+            return redirect(url_for("games.fix", game_id=game_id), 303)
+        after = change if change in ("undo", "redo") else None
+        return redirect(url_for("games.show", game_id=game_id, after=after), 303)
     return _fix(view) if on_fix_page else _table(view)
 
 
@@ -165,6 +172,16 @@ def undo(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/redo")
 def redo(game_id: int) -> ResponseReturnValue:
     return _change(game_id, "redo")
+
+
+@bp.get("/games/<int:game_id>/rounds/<int:round_number>")
+def round_end(game_id: int, round_number: int) -> ResponseReturnValue:
+    """A finished round's "End of round" card, from the log."""
+    view = services.load(game_id, catalog())
+    card = present_round_end(view.state, round_number)
+    if card is None:
+        return error_answer(404, _("Round %(n)s has not ended yet.", n=round_number))
+    return render_template("games/round_end.html", card=card, game_id=game_id, title=view.title)
 
 
 @bp.get("/games/<int:game_id>/delete")

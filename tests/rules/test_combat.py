@@ -349,6 +349,7 @@ def test_rival_winning_sort_through_the_chaos_takes_the_mentat_next_round():
     s = stack(s, *ZERO_SWORDS)
     s = answer(reveal(s), 0)
     assert any(e.kind == "mentat_won" and e.house == "r1" for e in s.log)
+    s = answer(s, "start")  # the round-end step's tap
     assert s.round == 2
     assert s.house("r1").mentat
     assert any(e.kind == "mentat_claimed" and e.round == 2 for e in s.log)
@@ -365,7 +366,7 @@ def test_human_winning_sort_through_the_chaos_holds_the_mentat_next_round():
     s = idle_rivals(replace(s, conflict="sort_through_the_chaos"))
     s = house(house(s, "r1", troops=1), "r2", troops=0)
     s = stack(s, *ZERO_SWORDS)
-    s = answer(reveal(s), 9)
+    s = answer(answer(reveal(s), 9), "start")
     assert s.round == 2 and s.house("p1").mentat
     assert s.house("p1").agents_left == 3
 
@@ -418,7 +419,7 @@ def test_human_is_told_a_choice_of_rewards_with_its_options():
     spice and 3 Solari; a human takes them from the bank."""
     s = fight("battle_for_arrakeen", 4, r1=3, r2=0)  # r1 6 first, you 4 second
     assert entries(s, "take", "p1") == [
-        {"trash": False, "choose": 2, "options": ["1 intrigue", "2 spice", "3 solari"]}
+        {"trash": False, "choose": 2, "options": ["1 Intrigue card", "2 spice", "3 Solari"]}
     ]
 
 

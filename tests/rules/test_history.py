@@ -71,8 +71,11 @@ def test_undo_of_the_last_strength_removes_the_combat_and_the_next_round():
         history = history.do(sim.choose_action(history.state, rng))
     before = history.state
     done = history.do(Choose("9"))
-    assert done.state.round == before.round + 1
+    assert done.state.prompt is not None and done.state.prompt.kind == "round_end"
     assert any(e.kind == "combat" for e in done.state.last_entries)
+    started = done.do(Choose("start"))
+    assert started.state.round == before.round + 1
+    assert started.undo().state == done.state
 
     undone = done.undo()
 

@@ -244,7 +244,7 @@ def test_churn_names_one_card_or_several():
     one = Entry(state.step, state.round, "churn", None, {"dice": [2, 6], "positions": [2]})
     assert sentence(one, state).endswith("Trash the Imperium Row card at position 2.")
     two = replace(one, data={"dice": [2, 3], "positions": [2, 3]})
-    assert sentence(two, state).endswith("Trash the Imperium Row cards at positions 2, 3.")
+    assert sentence(two, state).endswith("Trash the Imperium Row cards at positions 2 and 3.")
 
 
 def test_dividends_name_who_gains_what():

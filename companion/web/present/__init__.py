@@ -7,8 +7,10 @@ from companion.services import GameView
 from companion.web.present import panels
 from companion.web.present.board import board
 from companion.web.present.prompts import prompt_view
+from companion.web.present.round_end import rounds_ended, waiting_round_end
 from companion.web.present.story import (
     banner,
+    board_lines,
     newest_lines,
     phase_name,
     rival_turns,
@@ -26,6 +28,13 @@ def page(view: GameView) -> Page:
     state = view.state
     headline, detail, acting = banner(state)
     turns, other = rival_turns(state)
+    standings = final_ranking(state) if state.phase == "ended" else []
+    changes = board_lines(view.previous, state) if view.previous is not None else []
+    if view.change == "undo":
+        turns, other = [], []  # what the undone intent did is not news
+    round_end = waiting_round_end(state)
+    if round_end is not None:
+        other = []  # the card lists what the Combat tap did, in the order to do it
     columns = board(state)
     return Page(
         view=view,
@@ -47,11 +56,16 @@ def page(view: GameView) -> Page:
         just_now=other,
         log=newest_lines(state, LOG_LINES),
         conflict=panels.conflict(state),
-        standings=final_ranking(state) if state.phase == "ended" else [],
+        standings=standings,
+        standings_lines=panels.standings_lines(state, standings),
         score=panels.score(state),
         rivals=panels.rivals(state),
         purchases=panels.purchases(state),
         tech=panels.tech(state, acting),
         ix_turn=panels.ix_turn(state, acting),
         rulings=ruling_notes(state),
+        round_end=round_end,
+        change=view.change,
+        board_changes=changes,
+        rounds_ended=rounds_ended(state),
     )

@@ -4,12 +4,14 @@ cards bought."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion.rules.catalog import FACTION_NAMES, FACTIONS, ConflictDef
 from companion.rules.engine import strengths, swordmaster_round
+from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
 from companion.web.present.prompts import reward_text
 from companion.web.present.views import (
@@ -38,12 +40,111 @@ VP_SOURCES = {
 Purchases = tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
 
 
+RESOURCE_NAMES = {
+    "solari": _l("Solari"),
+    "spice": _l("Spice"),
+    "water": _l("Water"),
+    "intrigue": _l("Intrigue cards"),
+}
+
+
+SMALL_WORDS = frozenset({"the", "of", "and", "for", "a"})
+
+
+def vp_note(state: GameState, note: str) -> str:
+    """What a VP came from, by its proper name: a Faction, a Conflict card, a card, a Tech
+    tile, or the resource a Rival exchanged."""
+    catalog = state.catalog
+    named = catalog.conflicts.get(note) or catalog.cards.get(note) or catalog.tech.get(note)
+    if named is not None:
+        return named.name
+    if note in FACTION_NAMES:
+        return FACTION_NAMES[note]
+    if note in RESOURCE_NAMES:
+        return str(RESOURCE_NAMES[note])
+    words = note.split("_")
+    return " ".join(w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
+
+
+TIEBREAK_NAMES = {
+    "spice": _l("spice"),
+    "solari": _l("Solari"),
+    "water": _l("water"),
+    "garrison": _l("garrisoned troops"),
+}
+
+
+def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str]:
+    """The winner first ("Left Rival wins with 11 VP"), then how each VP tie was broken
+    [RB p.12 Endgame: spice, then Solari, water and garrisoned troops]."""
+    if not standings:
+        return []
+    top = [s for s in standings if s.rank == 1]
+    names = together([s.name for s in top])
+    if any(s.needs_tiebreak for s in top):
+        lines = [
+            str(
+                _(
+                    "%(names)s tie with %(vp)d VP: enter their counts below to break the tie.",
+                    names=names,
+                    vp=top[0].vp,
+                )
+            )
+        ]
+    elif len(top) > 1:
+        lines = [
+            str(
+                _(
+                    "%(names)s share the victory with %(vp)d VP: tied on every tie-breaker.",
+                    names=names,
+                    vp=top[0].vp,
+                )
+            )
+        ]
+    else:
+        lines = [str(_("%(name)s wins with %(vp)d VP.", name=top[0].name, vp=top[0].vp))]
+    for ahead, behind in pairwise(standings):
+        if ahead.vp == behind.vp and ahead.rank < behind.rank:
+            lines.append(_tie_line(state, ahead, behind))
+    return lines
+
+
+def together(names: list[str]) -> str:
+    """Names as a list in words: "A", "A and B", "A, B and C"."""
+    if len(names) < 2:
+        return "".join(names)
+    return str(_("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1]))
+
+
+def _tie_line(state: GameState, ahead: Standing, behind: Standing) -> str:
+    """How one tie on VP was broken."""
+    index = deciding_count(ahead, behind)
+    if index is None or ahead.tiebreak is None or behind.tiebreak is None:
+        return str(
+            _(
+                "%(ahead)s is ahead of %(behind)s on equal VP: Chaumurky wins ties.",
+                ahead=ahead.name,
+                behind=behind.name,
+            )
+        )
+    return str(
+        _(
+            "%(ahead)s is ahead of %(behind)s on equal VP by %(count)s: %(mine)d to %(theirs)d.",
+            ahead=ahead.name,
+            behind=behind.name,
+            count=TIEBREAK_NAMES[TIEBREAKS[index]],
+            mine=ahead.tiebreak[index],
+            theirs=behind.tiebreak[index],
+        )
+    )
+
+
 def score(state: GameState) -> ScoreView:
     """Each house's VP with its ledger, and the Influence tracks with the Alliances."""
     ledger: dict[str, list[tuple[int, str, str, str]]] = {h.id: [] for h in state.houses}
     for entry in state.ledger:
         source = VP_SOURCES.get(entry.source)
-        note = FACTION_NAMES.get(entry.note, entry.note.replace("_", " "))
+        note = vp_note(state, entry.note)
         ledger[entry.house].append(
             (entry.round, str(source or entry.source), note, f"{entry.delta:+d}")
         )

@@ -98,6 +98,11 @@ def _conflict_card(state: GameState, who: House, question: Prompt) -> Wording:
     return _("Reveal the top Conflict card. Which one is it?"), labels
 
 
+def _round_end(state: GameState, who: House, question: Prompt) -> Wording:
+    text = _("When the chores above are done, start the next round.")
+    return text, [("start", _("Start round %(n)s", n=state.round + 1))]
+
+
 # Rise of Ix [IX pp.4-6, 9]
 
 
@@ -238,4 +243,5 @@ _WORDINGS: dict[str, Callable[[GameState, House, Prompt], Wording]] = {
     "post": _post,
     "offer": _offer,
     "strength": _strength,
+    "round_end": _round_end,
 }

@@ -7,6 +7,7 @@ from babel.support import Translations
 from flask_babel import get_translations
 from flask_babel import gettext as _
 
+from companion.rules.changes import board_changes
 from companion.rules.rulings import RULING_ITEMS, is_ruling
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
@@ -108,6 +109,25 @@ def ruling_notes(state: GameState) -> tuple[tuple[str, str, str], ...]:
     )
 
 
+def board_lines(before: GameState, after: GameState) -> list[str]:
+    """What to change on the physical board, in words: the table's changes, then one line
+    per house with its changes ("Left Rival: take the Agent back from Wealth; ...")."""
+    translations = get_translations()
+    lines: list[str] = []
+    per_house: dict[str, list[str]] = {}
+    for change in board_changes(before, after):
+        text = sentence(change, after, translations)
+        if change.house is None:
+            lines.append(text)
+        else:
+            per_house.setdefault(change.house, []).append(text)
+    for house in after.houses:
+        if house.id in per_house:
+            changes = "; ".join(per_house[house.id])
+            lines.append(_("%(house)s: %(changes)s.", house=house.name, changes=changes))
+    return lines
+
+
 def phase_name(phase: str) -> str:
     names = {
         "round_start": _("Round start"),
@@ -125,6 +145,12 @@ def banner(state: GameState) -> tuple[str, str, House | None]:
         return (
             _("The game is over."),
             _("Play Endgame Intrigue cards, then see the standings."),
+            None,
+        )
+    if state.prompt is not None and state.prompt.kind == "round_end":
+        return (
+            _("End of Round %(n)s", n=state.round),
+            _("Do the chores in order, then start Round %(n)s.", n=state.round + 1),
             None,
         )
     if state.prompt is not None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from flask_babel import lazy_gettext as _l
 
@@ -11,6 +11,9 @@ from companion.rules.catalog import FACTION_NAMES, FACTIONS
 from companion.rules.scoring import Standing
 from companion.rules.state import GameState, House
 from companion.services import GameView
+
+if TYPE_CHECKING:
+    from companion.web.present.round_end import RoundEndView
 
 # The numbers a correction can change on the Fix page.
 HOUSE_FIELDS = (
@@ -201,6 +204,11 @@ class Page:
     rivals: tuple[RivalView, ...]
     purchases: tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
     tech: TechView | None = None  # Rise of Ix games only
+    round_end: RoundEndView | None = None  # the RoundEndView the table is doing now
+    rounds_ended: tuple[int, ...] = ()  # rounds with an "End of round" card, newest first
+    standings_lines: list[str] = field(default_factory=list)  # the winner, then the ties
+    change: str = ""  # "undo" or "redo" right after one
+    board_changes: list[str] = field(default_factory=list)  # what to change on the board
     ix_turn: IxTurnView | None = None
     fields: tuple[tuple[str, object], ...] = HOUSE_FIELDS
     ix_fields: tuple[tuple[str, object], ...] = IX_HOUSE_FIELDS
