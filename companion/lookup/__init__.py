@@ -26,6 +26,7 @@ from companion.cards.search import (
     plural,
     space_facts,
 )
+from companion.cards.words import load_words
 from companion.lookup.item_rulings import item_rulings
 from companion.lookup.links import Link, Related, mentions
 from companion.lookup.related import related
@@ -91,7 +92,7 @@ def load_lookup(root: Path) -> Lookup:
         if found is not None and found[0] == stamp:
             return found[1]
     catalog = load_catalog(root, SETS)
-    lookup = Lookup(SearchIndex(catalog), load_rulings(root, catalog))
+    lookup = Lookup(SearchIndex(catalog, load_words(root)), load_rulings(root, catalog))
     with _LOCK:
         _LOADED[key] = (stamp, lookup)
     return lookup

@@ -112,7 +112,8 @@ def _not_found(message: str) -> ResponseReturnValue:
 @bp.get("/cards")
 def index() -> ResponseReturnValue:
     query = parse_query(request.args)
-    hits = lookup().index.search(query)
+    found = lookup().index.find(query)
+    hits = found.hits
     show_all = request.args.get("all") == "1"
     shown: list[Hit] = hits if show_all else hits[:LIMIT]
     args = query_args(query)
@@ -124,6 +125,8 @@ def index() -> ResponseReturnValue:
         "total": len(hits),
         "more_args": {**args, "all": "1"} if len(shown) < len(hits) else None,
         "first_loose": next((n for n, h in enumerate(shown) if h.loose), None),
+        "suggestion": found.suggestion,
+        "suggest_args": {**args, "q": found.suggestion or ""},
         **helpers,
     }
     if is_htmx():

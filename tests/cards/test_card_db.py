@@ -32,7 +32,7 @@ def test_card_db_has_one_file_per_set_and_kind() -> None:
     base = ["spaces", "hagal", "leaders", "conflicts", "imperium", "starter", "reserve", "intrigue"]
     ix = ["spaces", "hagal", "leaders", "conflicts", "imperium", "intrigue", "tech"]
     ix += ["control_the_spice", "track"]
-    expected = {"catalog.toml", "rulings.toml"} | {f"base/{k}.toml" for k in base}
+    expected = {"catalog.toml", "rulings.toml", "words.toml"} | {f"base/{k}.toml" for k in base}
     expected |= {f"ix/{k}.toml" for k in ix}
     assert names == expected
 
