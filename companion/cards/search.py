@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from companion.cards.concepts import ConceptDef
 from companion.cards.fuzzy import Corrector
-from companion.cards.index import KIND_NAMES, Entry, entries
+from companion.cards.index import KIND_NAMES, Entry, concept_entries, entries
 from companion.cards.words import Words
 from companion.cards.words import normalize as normalize  # re-exported
 from companion.rules.catalog import (
@@ -313,7 +314,7 @@ LABEL_RANKS: Final[Mapping[str, int]] = {
     **dict.fromkeys(("Icons", "Icon", "Type", "Level", "Cost", "Space"), 0),
     **dict.fromkeys(("Agent", "Reveal", "Acquire", "Plot", "Combat", "Endgame"), 1),
     **dict.fromkeys(("Effects", "Signet", "Ability", "Card", "1st", "2nd", "3rd"), 1),
-    **dict.fromkeys(("Step 1", "Step 2", "Step 3"), 1),
+    **dict.fromkeys(("Step 1", "Step 2", "Step 3", "Rule", "Ruling"), 1),
     **dict.fromkeys(("Rules", "Mark"), 2),
 }
 LABEL_RANK_LAST: Final[int] = 3
@@ -432,6 +433,9 @@ def _texts(entry: Entry, names: Mapping[str, str], words: Words) -> list[Text]:
         found.append(("Rival", r.rival_rule))
     elif isinstance(r, HagalCardDef):
         found.append(("Card", " ".join(hagal_facts(r, names))))
+    elif isinstance(r, ConceptDef):
+        found.append(("Rule", r.rule))
+        found += [("Ruling", ruling.text) for ruling in r.rulings]
     found.append(("Explanation", entry.explanation))
     return [_text(label, text, words) for label, text in found if text]
 
@@ -450,6 +454,7 @@ def _summary(entry: Entry, texts: list[Text]) -> Text | None:
         "space": ("Effects",),
         "track": ("Effects",),
         "hagal": ("Card",),
+        "concept": ("Explanation",),
     }.get(entry.kind, ())
     for label in prefer:
         for t in texts:
@@ -467,7 +472,9 @@ def _place(space: SpaceDef) -> frozenset[str]:
 def _item(entry: Entry, order: int, names: Mapping[str, str], words: Words) -> Item:
     texts = _texts(entry, names, words)
     name = f" {words.fold(entry.name)} "
-    more = tuple(f" {n} " for n in words.names.get(entry.key, ()))
+    aliases = entry.record.aliases if isinstance(entry.record, ConceptDef) else ()
+    more = (*words.names.get(entry.key, ()), *(words.fold(a) for a in aliases))
+    more = tuple(f" {n} " for n in more)
     haystack = _SEP.join([name, *more, *(t.folded for t in texts)])
     r = entry.record
     extra: dict[str, object] = {}
@@ -621,9 +628,9 @@ class Named:
 
 
 def _named(words: Words, folded: str) -> Named:
-    kind = words.split_kind(folded)
-    place = words.split_place(kind[1] if kind else folded)
-    rest = place[1] if place else kind[1] if kind else ""
+    place = words.split_place(folded)
+    kind = words.split_kind(place[1] if place else folded)
+    rest = kind[1] if kind else place[1] if place else ""
     return Named(
         kind=kind[0] if kind else None,
         place=place[0] if place else None,
@@ -645,6 +652,7 @@ class SearchIndex:
 
     catalog: Catalog
     words: Words = field(default_factory=Words)
+    concepts: tuple[ConceptDef, ...] = ()
     items: tuple[Item, ...] = ()
     by_key: dict[tuple[str, str], Item] = field(default_factory=dict)
     by_card_id: dict[str, Item] = field(default_factory=dict)
@@ -654,7 +662,8 @@ class SearchIndex:
         names = {s.id: s.name for s in self.catalog.spaces.values()}
         order = {kind: n for n, kind in enumerate(KIND_NAMES)}
         listed = sorted(
-            entries(self.catalog), key=lambda e: (order[e.kind], normalize(e.name), e.id)
+            [*entries(self.catalog), *concept_entries(self.concepts)],
+            key=lambda e: (order[e.kind], normalize(e.name), e.id),
         )
         self.items = tuple(_item(e, n, names, self.words) for n, e in enumerate(listed))
         self.by_key = {(i.kind, i.id): i for i in self.items}

@@ -175,10 +175,11 @@ def test_faction_word_puts_the_faction_spaces_before_cards(index: SearchIndex) -
 
 
 def test_negated_mention_does_not_count(index: SearchIndex) -> None:
-    """The Dreadnought space says it is not a Combat space [Ix p.12]; "combat" skips it."""
+    """The Dreadnought space says it is not a Combat space [Ix p.12]: "combat space"
+    skips it."""
     dreadnought = index.get("space", "dreadnought")
     assert dreadnought is not None and "Combat space" in dreadnought.entry.explanation
-    keys = [h.item.entry.key for h in index.find(Query(text="combat")).hits]
+    keys = [h.item.entry.key for h in index.find(Query(text="combat space")).hits]
     assert "space:dreadnought" not in keys
     assert "space:arrakeen" in keys
 
