@@ -14,6 +14,7 @@ from companion.cards.concepts import SELECTORS, ConceptDef, problems
 from companion.cards.search import Query, SearchIndex
 from companion.lookup import detail, load_lookup
 from companion.lookup.concepts import SELECT
+from companion.rules.hagal import EXCHANGES
 from tests.cards_web.conftest import HX
 
 LOOKUP = load_lookup(default_root())
@@ -143,6 +144,8 @@ def test_resource_exchange_figures_follow_the_rulebook() -> None:
         ("spice", "7"),
     }
     assert "Conflict III" in concept("resource_exchange").rule  # [Ix p.9]
+    drawn = {f.res: int(f.amount) for f in concept("resource_exchange").figures}
+    assert drawn == dict(EXCHANGES)  # the engine's table
 
 
 def test_end_of_game_tie_breakers_in_order() -> None:
