@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from flask import Flask, render_template_string
 from flask.testing import FlaskClient
 from markupsafe import escape
 
@@ -229,3 +230,16 @@ def test_concepts_file_problems(tmp_path: Path) -> None:
     assert any("missing 'summary'" in p for p in found)
     assert any("the id is used twice" in p for p in found)
     assert problems(default_root(), LOOKUP.catalog) == []
+
+
+def test_the_games_info_macro_opens_a_concept_in_the_dialog(
+    app: Flask, client: FlaskClient
+) -> None:
+    """templates/games/_macros.html's info(): the table's dialogs can open a concept."""
+    with app.test_request_context():
+        link = render_template_string(
+            '{% from "games/_macros.html" import info %}{{ info("concept", "combat", "Combat") }}'
+        )
+    assert 'hx-get="/cards/concept/combat/panel"' in link
+    panel = client.get("/cards/concept/combat/panel", headers=HX).get_data(as_text=True)
+    assert "Combat, strength and ties" in panel
