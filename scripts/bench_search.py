@@ -15,7 +15,7 @@ What it does:
 2. Sends each one as the instant search does: GET /cards?... with `HX-Request: true`, which
    answers the results fragment (at most 60 rows). A sample also goes without htmx, for the
    full page, and "show all" asks for every row of the empty search (the button under a
-   long list, 244 rows).
+   long list, 246 rows).
 3. By default through a real waitress server on 127.0.0.1 (a free port, in a thread of
    this process) with one keep-alive connection and one request at a time; `--via client`
    uses the Flask test client instead. One warm-up round, then `--rounds` measured rounds

@@ -25,6 +25,7 @@ SELECTORS: Final[tuple[str, ...]] = (
     "faction_space",
     "dreadnought_icon",
     "endgame_intrigue",
+    "intrigue_card",
     "rival_leader",
 )
 # Amounts a figure may draw (static/cards.css draws each as a token).

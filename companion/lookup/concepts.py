@@ -58,6 +58,7 @@ SELECT: Final[Mapping[str, Callable[[Item], bool]]] = {
     "faction_space": _space(lambda s: s.faction is not None),
     "dreadnought_icon": _dreadnought,
     "endgame_intrigue": _endgame,
+    "intrigue_card": lambda item: isinstance(item.entry.record, IntrigueDef),
     "rival_leader": _rival_leader,
 }
 

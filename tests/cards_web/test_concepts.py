@@ -39,6 +39,9 @@ def test_the_concepts_of_the_issue_exist() -> None:
         "resource_exchange",
         "bonus_spice",
         "end_of_game",
+        "deploying_troops",
+        "intrigue_cards",
+        "mentat",
     } <= set(CONCEPTS)
     for c in CONCEPTS.values():
         assert c.sources and c.paragraphs and c.summary
@@ -204,6 +207,8 @@ def test_inferred_facts_are_flagged_uncertain(client: FlaskClient, kind: str, it
         ("ties", "combat"),
         ("bonus spice", "bonus_spice"),
         ("rival exchange", "resource_exchange"),
+        ("extra agent", "mentat"),
+        ("endgame intrigue", "intrigue_cards"),
     ],
 )
 def test_concepts_are_found_by_search(index: SearchIndex, typed: str, concept_id: str) -> None:
@@ -243,3 +248,15 @@ def test_the_games_info_macro_opens_a_concept_in_the_dialog(
     assert 'hx-get="/cards/concept/combat/panel"' in link
     panel = client.get("/cards/concept/combat/panel", headers=HX).get_data(as_text=True)
     assert "Combat, strength and ties" in panel
+
+
+def test_intrigue_types_follow_the_rulebook() -> None:
+    """Plot on your Agent or Reveal turns, Combat only in combat, Endgame only at the end
+    [RB p.7, Intrigue Cards]; every Intrigue card links back."""
+    rule = concept("intrigue_cards").rule
+    assert "Agent turns or your Reveal turn" in rule
+    assert "only in the Combat phase" in rule and "only at the end of" in rule
+    intrigue = {i.id for i in LOOKUP.index.items if i.kind == "intrigue"}
+    assert {i.id for i in LOOKUP.concepts.items["intrigue_cards"] if i.kind == "intrigue"} == (
+        intrigue
+    )
