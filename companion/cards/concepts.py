@@ -20,6 +20,7 @@ CONCEPTS_FILE: Final[str] = "concepts.toml"
 SELECTORS: Final[tuple[str, ...]] = (
     "control_space",
     "control_conflict",
+    "conflict_card",
     "combat_space",
     "maker_space",
     "faction_space",

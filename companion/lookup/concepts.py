@@ -53,6 +53,7 @@ def _rival_leader(item: Item) -> bool:
 SELECT: Final[Mapping[str, Callable[[Item], bool]]] = {
     "control_space": _space(lambda s: s.control_bonus is not None),
     "control_conflict": _control_conflict,
+    "conflict_card": lambda item: isinstance(item.entry.record, ConflictDef),
     "combat_space": _space(lambda s: s.combat),
     "maker_space": _space(lambda s: s.maker),
     "faction_space": _space(lambda s: s.faction is not None),

@@ -260,3 +260,14 @@ def test_intrigue_types_follow_the_rulebook() -> None:
     assert {i.id for i in LOOKUP.concepts.items["intrigue_cards"] if i.kind == "intrigue"} == (
         intrigue
     )
+
+
+def test_every_conflict_dialog_links_to_combat_and_ties(client: FlaskClient) -> None:
+    """The Conflict's info dialog on the table links to how combat is resolved
+    [RB p.12, Phase 3: Combat]."""
+    for conflict in LOOKUP.catalog.conflicts.values():
+        item = LOOKUP.index.get("conflict", conflict.id)
+        assert item is not None
+        assert "combat" in {link.id for link in detail(LOOKUP, item).concepts}
+    panel = client.get("/cards/conflict/skirmish_b/panel", headers=HX).get_data(as_text=True)
+    assert 'hx-get="/cards/concept/combat/panel"' in panel
