@@ -1,5 +1,5 @@
 """`python -m companion.cards [--json] [--root PATH]`: validate card_db (the set files, then
-rulings.toml), print counts per set."""
+rulings.toml, words.toml and concepts.toml), print counts per set."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.cards import CardDbError, default_root, load_catalog, present_sets
+from companion.cards.concepts import problems as concept_problems
 from companion.cards.counts import COPIES_KINDS
 from companion.cards.validate import count_label, set_kinds
+from companion.cards.words import problems as word_problems
 from companion.lookup.rulings import problems as ruling_problems
 from companion.rules.catalog import Catalog
 
@@ -64,7 +66,8 @@ def check(root: Path, as_json: bool, echo: Echo) -> int:
         catalog = load_catalog(root, sets)
     except CardDbError as exc:
         return _report([str(p) for p in exc.problems], root, as_json, echo)
-    found = ruling_problems(root, catalog)
+    found = ruling_problems(root, catalog) + word_problems(root, catalog)
+    found += concept_problems(root, catalog)
     if found:
         return _report(found, root, as_json, echo)
     counts = counts_per_set(catalog, sets)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from companion.cards.concepts import ConceptDef
 from companion.rules.catalog import (
     CardDef,
     CardSet,
@@ -24,7 +25,15 @@ from companion.rules.catalog import (
 )
 
 Record = (
-    SpaceDef | TrackDef | HagalCardDef | LeaderDef | ConflictDef | CardDef | IntrigueDef | TechDef
+    SpaceDef
+    | TrackDef
+    | HagalCardDef
+    | LeaderDef
+    | ConflictDef
+    | CardDef
+    | IntrigueDef
+    | TechDef
+    | ConceptDef
 )
 
 # The order kinds are listed in, and their names for people.
@@ -40,7 +49,10 @@ KIND_NAMES: Mapping[str, str] = {
     "space": "Board space",
     "track": "Track",
     "hagal": "House Hagal card",
+    "concept": "Rules concept",
 }
+# Kinds that are not records of the catalog: the rules concepts of concepts.toml.
+CONCEPT: str = "concept"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,3 +119,11 @@ def entries(catalog: Catalog) -> list[Entry]:
         )
     order = {kind: n for n, kind in enumerate(KIND_NAMES)}
     return sorted(found, key=lambda e: order[e.kind])
+
+
+def concept_entries(concepts: tuple[ConceptDef, ...]) -> list[Entry]:
+    """The rules concepts as entries (both sets: they hold for the base game and Ix)."""
+    return [
+        Entry(CONCEPT, c.id, c.title, "base", _join(c.summary, c.rule), c.summary, (), c)
+        for c in concepts
+    ]

@@ -12,12 +12,15 @@ Infiltration), and only when nothing matches that way does it match inside words
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
-from companion.cards.index import KIND_NAMES, Entry, entries
+from companion.cards.concepts import ConceptDef
+from companion.cards.fuzzy import Corrector
+from companion.cards.index import KIND_NAMES, Entry, concept_entries, entries
+from companion.cards.words import Words
+from companion.cards.words import normalize as normalize  # re-exported
 from companion.rules.catalog import (
     FACTION_NAMES,
     CardDef,
@@ -70,30 +73,8 @@ PLAYER_COLOURS: Final[int] = 4
 MAX_QUERY: Final[int] = 200
 MAX_NUMBER: Final[int] = 99
 
-_NUMBER_WORDS: Final[Mapping[str, str]] = {
-    word: str(n)
-    for n, word in enumerate(
-        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-    )
-}
-_APOSTROPHES: Final = str.maketrans("", "", "'\u2019\u02bc")
-_WORD: Final = re.compile(r"[^\W_]+")
 # Separates a record's texts in the haystack: a phrase never runs from one into the next.
 _SEP: Final[str] = " | "
-
-
-def normalize(text: str) -> str:
-    """Fold text for matching: accents stripped, casefolded, words split on anything else.
-
-    >>> normalize("  Ça, c'est  DEUX Épices!")
-    'ca cest deux epices'
-    >>> normalize("Gain TWO water")
-    'gain 2 water'
-    """
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    words = _WORD.findall(plain.casefold().translate(_APOSTROPHES))
-    return " ".join(_NUMBER_WORDS.get(w, w) for w in words)
 
 
 # --- facts written out from the typed fields ------------------------------------------
@@ -242,7 +223,7 @@ class Item:
 
     entry: Entry
     order: int
-    name: str  # normalized, padded with a space on the left
+    name: str  # folded, padded with a space on either side
     texts: tuple[Text, ...]
     haystack: str  # name and texts, normalized, space-padded, joined by _SEP
     summary: Text | None
@@ -253,6 +234,12 @@ class Item:
     level: int | None = None
     rival_tech: bool = False
     copies: int = 1
+    more_names: tuple[str, ...] = ()  # other languages, nicknames: folded and padded
+    place: frozenset[str] = frozenset()  # a space's Faction, icon, "maker", "combat"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.more_names)
 
     @property
     def kind(self) -> str:
@@ -314,12 +301,23 @@ class Hit:
 
 
 TIER_NAME_EXACT: Final[int] = 0
-TIER_NAME_START: Final[int] = 1
-TIER_NAME_PHRASE: Final[int] = 2
-TIER_NAME_WORDS: Final[int] = 3
-TIER_TEXT_PHRASE: Final[int] = 4
-TIER_EVERY_WORD: Final[int] = 5
-TIER_INSIDE_WORDS: Final[int] = 6
+TIER_KIND: Final[int] = 1  # the items of a kind, or the spaces of a Faction or place, named
+TIER_NAME_START: Final[int] = 2
+TIER_NAME_PHRASE: Final[int] = 3
+TIER_NAME_WORDS: Final[int] = 4
+TIER_TEXT_PHRASE: Final[int] = 5
+TIER_EVERY_WORD: Final[int] = 6
+TIER_INSIDE_WORDS: Final[int] = 7
+# How central a text is to its item: the kind's own facts, then what the card does, then
+# the explanations around it (labels not listed rank last).
+LABEL_RANKS: Final[Mapping[str, int]] = {
+    **dict.fromkeys(("Icons", "Icon", "Type", "Level", "Cost", "Space"), 0),
+    **dict.fromkeys(("Agent", "Reveal", "Acquire", "Plot", "Combat", "Endgame"), 1),
+    **dict.fromkeys(("Effects", "Signet", "Ability", "Card", "1st", "2nd", "3rd"), 1),
+    **dict.fromkeys(("Step 1", "Step 2", "Step 3", "Rule", "Ruling"), 1),
+    **dict.fromkeys(("Rules", "Mark"), 2),
+}
+LABEL_RANK_LAST: Final[int] = 3
 
 
 def _choice(value: str | None, allowed: Mapping[str, str] | tuple[str, ...]) -> str | None:
@@ -378,11 +376,18 @@ def query_args(query: Query) -> dict[str, str]:
     return args
 
 
-def _text(label: str, text: str) -> Text:
-    return Text(label, text, " " + normalize(text))
+# A negated mention ("not a Combat space", "no Solari") is not what the text is about.
+_NEGATED: Final = re.compile(
+    r" (?:not|isnt|never|no|without|cant|cannot|nor) (?:(?:a|an|any|the) )?\w+(?: space| card)?"
+)
 
 
-def _texts(entry: Entry, names: Mapping[str, str]) -> list[Text]:
+def _text(label: str, text: str, words: Words) -> Text:
+    folded = _NEGATED.sub(" ", " " + words.fold(text))
+    return Text(label, text, folded.rstrip() + " ")
+
+
+def _texts(entry: Entry, names: Mapping[str, str], words: Words) -> list[Text]:
     r = entry.record
     found: list[tuple[str, str]] = []
     if isinstance(r, CardDef):
@@ -428,8 +433,11 @@ def _texts(entry: Entry, names: Mapping[str, str]) -> list[Text]:
         found.append(("Rival", r.rival_rule))
     elif isinstance(r, HagalCardDef):
         found.append(("Card", " ".join(hagal_facts(r, names))))
+    elif isinstance(r, ConceptDef):
+        found.append(("Rule", r.rule))
+        found += [("Ruling", ruling.text) for ruling in r.rulings]
     found.append(("Explanation", entry.explanation))
-    return [_text(label, text) for label, text in found if text]
+    return [_text(label, text, words) for label, text in found if text]
 
 
 def _summary(entry: Entry, texts: list[Text]) -> Text | None:
@@ -446,6 +454,7 @@ def _summary(entry: Entry, texts: list[Text]) -> Text | None:
         "space": ("Effects",),
         "track": ("Effects",),
         "hagal": ("Card",),
+        "concept": ("Explanation",),
     }.get(entry.kind, ())
     for label in prefer:
         for t in texts:
@@ -454,10 +463,19 @@ def _summary(entry: Entry, texts: list[Text]) -> Text | None:
     return texts[0] if texts else None
 
 
-def _item(entry: Entry, order: int, names: Mapping[str, str]) -> Item:
-    texts = _texts(entry, names)
-    name = " " + normalize(entry.name)
-    haystack = _SEP.join([name, *(t.folded for t in texts)])
+def _place(space: SpaceDef) -> frozenset[str]:
+    found: set[str] = {space.icon, *([space.faction] if space.faction else [])}
+    found |= {"maker"} if space.maker else set()
+    return frozenset(found | ({"combat"} if space.combat else set()))
+
+
+def _item(entry: Entry, order: int, names: Mapping[str, str], words: Words) -> Item:
+    texts = _texts(entry, names, words)
+    name = f" {words.fold(entry.name)} "
+    aliases = entry.record.aliases if isinstance(entry.record, ConceptDef) else ()
+    more = (*words.names.get(entry.key, ()), *(words.fold(a) for a in aliases))
+    more = tuple(f" {n} " for n in more)
+    haystack = _SEP.join([name, *more, *(t.folded for t in texts)])
     r = entry.record
     extra: dict[str, object] = {}
     if isinstance(r, CardDef):
@@ -472,6 +490,7 @@ def _item(entry: Entry, order: int, names: Mapping[str, str]) -> Item:
         extra = {
             "factions": frozenset([r.faction] if r.faction else []),
             "icons": frozenset([r.icon]),
+            "place": _place(r),
         }
     elif isinstance(r, HagalCardDef):
         found = {r.influence, r.influence_if_guild_2} - {None}
@@ -489,6 +508,7 @@ def _item(entry: Entry, order: int, names: Mapping[str, str]) -> Item:
         texts=tuple(texts),
         haystack=haystack,
         summary=_summary(entry, texts),
+        more_names=more,
         **extra,  # type: ignore[arg-type]
     )
 
@@ -516,32 +536,114 @@ def _passes(item: Item, query: Query) -> bool:
     return not (query.rival_tech and not item.rival_tech)
 
 
-def _first_text(item: Item, needles: list[str]) -> Text | None:
-    for t in item.texts:
-        if all(n in t.folded for n in needles):
-            return t
+@dataclass(frozen=True, slots=True)
+class Needles:
+    """A folded query as the matcher looks for it: the whole phrase and each word, every
+    one starting a word; a number matches only a whole word ("2" never matches "20")."""
+
+    phrase: str
+    words: tuple[str, ...]
+    inner: tuple[str, ...]  # the bare words, for the last resort: inside words
+
+    @classmethod
+    def of(cls, folded: str) -> Needles:
+        tokens = list(dict.fromkeys(folded.split()))
+        last = folded.split()[-1] if folded else ""
+        phrase = f" {folded} " if last.isdigit() else f" {folded}"
+        words = tuple(f" {w} " if w.isdigit() else f" {w}" for w in tokens)
+        return cls(phrase, words, tuple(tokens))
+
+
+def _rank(text: Text) -> int:
+    return LABEL_RANKS.get(text.label, LABEL_RANK_LAST)
+
+
+def _first_text(item: Item, needles: tuple[str, ...]) -> Text | None:
+    """The most central text holding every needle (else one holding the first)."""
+    holding = [t for t in item.texts if all(n in t.folded for n in needles)]
+    if holding:
+        return min(holding, key=_rank)
     for t in item.texts:
         if needles and needles[0] in t.folded:
             return t
     return item.summary
 
 
-def _tier(item: Item, phrase: str, words: list[str]) -> tuple[int, Text | None] | None:
-    """How `phrase` (and its `words`, each space-prefixed) match the item, if they do."""
-    name = item.name
-    if name == phrase:
-        return TIER_NAME_EXACT, item.summary
-    if name.startswith(phrase):
-        return TIER_NAME_START, item.summary
-    if phrase in name:
-        return TIER_NAME_PHRASE, item.summary
-    if all(w in name for w in words):
-        return TIER_NAME_WORDS, item.summary
-    if phrase in item.haystack:
-        return TIER_TEXT_PHRASE, _first_text(item, [phrase])
-    if all(w in item.haystack for w in words):
-        return TIER_EVERY_WORD, _first_text(item, words)
+def _name_tier(names: tuple[str, ...], needles: Needles) -> int | None:
+    phrase = needles.phrase.rstrip()
+    best: int | None = None
+    for name in names:
+        if name.rstrip() == phrase:
+            return TIER_NAME_EXACT
+        if name.startswith(needles.phrase):
+            tier = TIER_NAME_START
+        elif needles.phrase in name:
+            tier = TIER_NAME_PHRASE
+        elif all(w in name for w in needles.words):
+            tier = TIER_NAME_WORDS
+        else:
+            continue
+        best = tier if best is None else min(best, tier)
+    return best
+
+
+def _tier(item: Item, needles: Needles) -> tuple[int, Text | None] | None:
+    """How the needles match the item's names and texts, if they do."""
+    found = _name_tier(item.names, needles)
+    if found is not None:
+        return found, item.summary
+    if needles.phrase in item.haystack:
+        return TIER_TEXT_PHRASE, _first_text(item, (needles.phrase,))
+    if all(w in item.haystack for w in needles.words):
+        return TIER_EVERY_WORD, _first_text(item, needles.words)
     return None
+
+
+def _centrality(item: Item, tier: int, text: Text | None, needles: Needles) -> tuple[int, int]:
+    """Within a tier: where the words matched (the item's own facts first), then how often."""
+    if tier <= TIER_NAME_WORDS and tier != TIER_KIND:
+        return (0, len(item.name))
+    rank = LABEL_RANK_LAST if text is None else _rank(text)
+    return (rank, -item.haystack.count(needles.words[0]) if needles.words else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """What a query names besides words to match: a kind of item or a Faction or place,
+    with the rest of its words."""
+
+    kind: str | None
+    place: str | None
+    rest: Needles | None
+
+    def covers(self, item: Item) -> bool:
+        """The item is of the kind or at the place named, and holds the other words."""
+        if self.kind is not None and item.kind != self.kind:
+            return False
+        if self.place is not None and self.place not in item.place:
+            return False
+        if self.kind is None and self.place is None:
+            return False
+        return self.rest is None or all(w in item.haystack for w in self.rest.words)
+
+
+def _named(words: Words, folded: str) -> Named:
+    place = words.split_place(folded)
+    kind = words.split_kind(place[1] if place else folded)
+    rest = kind[1] if kind else place[1] if place else ""
+    return Named(
+        kind=kind[0] if kind else None,
+        place=place[0] if place else None,
+        rest=Needles.of(rest) if rest else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A search's hits, and the query searched instead when the typed one found nothing."""
+
+    hits: list[Hit]
+    suggestion: str | None = None
 
 
 @dataclass(slots=True)
@@ -549,19 +651,27 @@ class SearchIndex:
     """Every record of a catalog, normalized once, searchable and filterable."""
 
     catalog: Catalog
+    words: Words = field(default_factory=Words)
+    concepts: tuple[ConceptDef, ...] = ()
     items: tuple[Item, ...] = ()
     by_key: dict[tuple[str, str], Item] = field(default_factory=dict)
     by_card_id: dict[str, Item] = field(default_factory=dict)
+    corrector: Corrector = field(default_factory=Corrector)
 
     def __post_init__(self) -> None:
         names = {s.id: s.name for s in self.catalog.spaces.values()}
         order = {kind: n for n, kind in enumerate(KIND_NAMES)}
         listed = sorted(
-            entries(self.catalog), key=lambda e: (order[e.kind], normalize(e.name), e.id)
+            [*entries(self.catalog), *concept_entries(self.concepts)],
+            key=lambda e: (order[e.kind], normalize(e.name), e.id),
         )
-        self.items = tuple(_item(e, n, names) for n, e in enumerate(listed))
+        self.items = tuple(_item(e, n, names, self.words) for n, e in enumerate(listed))
         self.by_key = {(i.kind, i.id): i for i in self.items}
         self.by_card_id = {i.id: i for i in self.items if i.kind in CARD_NAMESPACE}
+        self.corrector = Corrector.build(
+            names={n.strip(): i.entry.name for i in self.items for n in i.names},
+            words=[*self.words.vocabulary(), *(w for i in self.items for w in i.haystack.split())],
+        )
 
     def get(self, kind: str, item_id: str) -> Item | None:
         """The item of this kind and id, or None."""
@@ -570,21 +680,41 @@ class SearchIndex:
     def search(self, query: Query) -> list[Hit]:
         """Items passing the filters and matching the words, best first."""
         candidates = [i for i in self.items if _passes(i, query)]
-        folded = normalize(query.text)
+        folded = self.words.fold(query.text)
         if not folded:
             return [Hit(i, TIER_NAME_EXACT, i.summary) for i in candidates]
-        phrase = " " + folded
-        words = [" " + w for w in dict.fromkeys(folded.split())]
-        hits: list[Hit] = []
+        needles = Needles.of(folded)
+        named = _named(self.words, folded)
+        ranked: list[tuple[int, tuple[int, int], int, Hit]] = []
         for item in candidates:
-            found = _tier(item, phrase, words)
+            found = _tier(item, needles)
+            if named.covers(item) and (found is None or found[0] > TIER_KIND):
+                text = _first_text(item, named.rest.words) if named.rest else item.summary
+                found = (TIER_KIND, text)
             if found is not None:
-                hits.append(Hit(item, found[0], found[1]))
-        if not hits:
+                tier, text = found
+                centrality = _centrality(item, tier, text, named.rest or needles)
+                ranked.append((tier, centrality, item.order, Hit(item, tier, text)))
+        if not ranked:
             # Nothing starts a word with what was typed: look inside words ("ater").
-            inner = [w.strip() for w in words]
             for item in candidates:
-                if all(w in item.haystack for w in inner):
-                    hits.append(Hit(item, TIER_INSIDE_WORDS, _first_text(item, inner)))
-        hits.sort(key=lambda h: (h.tier, h.item.order))
-        return hits
+                if all(w in item.haystack for w in needles.inner):
+                    text = _first_text(item, needles.inner)
+                    hit = Hit(item, TIER_INSIDE_WORDS, text)
+                    ranked.append((TIER_INSIDE_WORDS, (0, 0), item.order, hit))
+        ranked.sort(key=lambda r: r[:3])
+        return [r[3] for r in ranked]
+
+    def find(self, query: Query) -> Found:
+        """`search`, forgiving typos: when nothing matches the start of a word, the words
+        are corrected to the nearest names and words of the catalog ("did you mean")."""
+        hits = self.search(query)
+        if any(h.tier < TIER_INSIDE_WORDS for h in hits):
+            return Found(hits)
+        corrected = self.corrector.correct(self.words.fold(query.text))
+        if corrected is None:
+            return Found(hits)
+        better = self.search(replace(query, text=corrected.folded))
+        if not better:
+            return Found(hits)
+        return Found(better, corrected.shown)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Final
 
 from companion.cards import load_catalog
+from companion.cards.concepts import load_concepts
 from companion.cards.index import KIND_NAMES
 from companion.cards.search import (
     PLAYERS_NAMES,
@@ -26,6 +27,8 @@ from companion.cards.search import (
     plural,
     space_facts,
 )
+from companion.cards.words import load_words
+from companion.lookup.concepts import ConceptLinks
 from companion.lookup.item_rulings import item_rulings
 from companion.lookup.links import Link, Related, mentions
 from companion.lookup.related import related
@@ -63,6 +66,7 @@ class Lookup:
     rulings: Rulings
     mentions: dict[tuple[str, str], tuple[Link, ...]] = field(default_factory=dict)
     space_names: dict[str, str] = field(default_factory=dict)
+    concept_links: ConceptLinks | None = None
 
     @property
     def catalog(self) -> Catalog:
@@ -71,6 +75,12 @@ class Lookup:
     def __post_init__(self) -> None:
         self.mentions = mentions(self.index)
         self.space_names = {s.id: s.name for s in self.catalog.spaces.values()}
+        self.concept_links = ConceptLinks(self.index)
+
+    @property
+    def concepts(self) -> ConceptLinks:
+        assert self.concept_links is not None  # set by __post_init__
+        return self.concept_links
 
 
 _LOADED: dict[str, tuple[tuple[int, ...], Lookup]] = {}
@@ -91,7 +101,8 @@ def load_lookup(root: Path) -> Lookup:
         if found is not None and found[0] == stamp:
             return found[1]
     catalog = load_catalog(root, SETS)
-    lookup = Lookup(SearchIndex(catalog), load_rulings(root, catalog))
+    index = SearchIndex(catalog, load_words(root), load_concepts(root))
+    lookup = Lookup(index, load_rulings(root, catalog))
     with _LOCK:
         _LOADED[key] = (stamp, lookup)
     return lookup
@@ -107,6 +118,7 @@ class Detail:
     related: tuple[Related, ...]
     rulings: tuple[Ruling, ...]
     copy: int | None = None
+    concepts: tuple[Link, ...] = ()
 
 
 def _facts(catalog: Catalog, item: Item) -> list[tuple[str, str]]:
@@ -141,4 +153,5 @@ def detail(lookup: Lookup, item: Item, copy: int | None = None) -> Detail:
         related=tuple(related(lookup.index, lookup.mentions, item)),
         rulings=tuple(item_rulings(lookup.catalog, lookup.rulings, item)),
         copy=copy,
+        concepts=lookup.concepts.of(item),
     )

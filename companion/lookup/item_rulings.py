@@ -48,6 +48,30 @@ _CONTROL_BONUS: Final = Ruling(
     "control bonus; a solo Rival can hold control too.",
     RB20,
 )
+_DEFENSIVE_BONUS: Final = Ruling(
+    "Defensive bonus: when a Conflict card for this space is revealed and you control it, "
+    "you may deploy one troop from your supply to the Conflict.",
+    "Rulebook p.10, Control Bonuses",
+)
+_DEFENSIVE_ON_REVEAL: Final = Ruling(
+    "Defensive bonus: when this card is revealed, whoever controls its space (a Control "
+    "marker, or with Rise of Ix a dreadnought on the flag) may deploy one troop from their "
+    "supply to the Conflict.",
+    "Rulebook p.10, Control Bonuses; Rise of Ix rulebook p.6",
+)
+_DREADNOUGHT_CONTROL: Final = Ruling(
+    "Rise of Ix: a dreadnought that won a Conflict may cover this space's flag until the end "
+    "of the next Combat phase; its owner then takes the control bonus and the defensive "
+    "bonus troop.",
+    "Rise of Ix rulebook p.6, Controlling Locations with a Dreadnought",
+)
+_DREADNOUGHT: Final = Ruling(
+    "Each dreadnought in a Conflict is worth 3 strength, even without troops there. After "
+    "combat it goes back to your garrison, not your supply, and after a win one dreadnought "
+    "must hold Arrakeen, Carthag or Imperial Basin until the next Combat phase ends. Each "
+    "player has two.",
+    "Rise of Ix rulebook p.6, Dreadnoughts",
+)
 _BONUS_SPICE: Final = Ruling(
     "Bonus spice keeps growing on a maker space left empty until the Makers phase, even if an "
     "Agent was moved away from it.",
@@ -72,7 +96,9 @@ def _space(catalog: Catalog, rulings: Rulings, space: SpaceDef) -> list[Ruling]:
     if space.combat:
         found += [_DEPLOY, _RIVAL_DEPLOYS] if rival_goes else [_DEPLOY]
     if space.control_bonus is not None:
-        found.append(_CONTROL_BONUS)
+        found += [_CONTROL_BONUS, _DEFENSIVE_BONUS, _DREADNOUGHT_CONTROL]
+    if space.dreadnought:
+        found.append(_DREADNOUGHT)
     if space.maker:
         found.append(_BONUS_SPICE)
     if space.requires_influence:
@@ -172,6 +198,8 @@ _WON_INTRIGUE: Final = Ruling(
 
 def _conflict(conflict: ConflictDef) -> list[Ruling]:
     found = [_REWARDS, _RIVAL_REWARDS]
+    if conflict.controlled_space:
+        found.append(_DEFENSIVE_ON_REVEAL)
     if conflict.first.intrigue or any(o.intrigue for o in conflict.first.options):
         found.append(_WON_INTRIGUE)
     return found

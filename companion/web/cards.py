@@ -31,7 +31,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from jinja2_fragments.flask import render_block
 
-from companion.cards.index import KIND_NAMES
+from companion.cards.concepts import ConceptDef
+from companion.cards.index import CONCEPT, KIND_NAMES
 from companion.cards.search import (
     ICON_NAMES,
     INTRIGUE_TYPE_NAMES,
@@ -52,6 +53,7 @@ from companion.web.htmx import error_answer, is_htmx
 bp = Blueprint("cards", __name__)
 INDEX: Final[str] = "cards/index.html"
 SHOW: Final[str] = "cards/show.html"
+CONCEPT_PAGE: Final[str] = "cards/concept.html"
 # Rows a search shows before "Show all": enough for any sensible query, and the empty
 # search (every item) stays quick to render on a tablet.
 LIMIT: Final[int] = 60
@@ -112,7 +114,8 @@ def _not_found(message: str) -> ResponseReturnValue:
 @bp.get("/cards")
 def index() -> ResponseReturnValue:
     query = parse_query(request.args)
-    hits = lookup().index.search(query)
+    found = lookup().index.find(query)
+    hits = found.hits
     show_all = request.args.get("all") == "1"
     shown: list[Hit] = hits if show_all else hits[:LIMIT]
     args = query_args(query)
@@ -124,6 +127,8 @@ def index() -> ResponseReturnValue:
         "total": len(hits),
         "more_args": {**args, "all": "1"} if len(shown) < len(hits) else None,
         "first_loose": next((n for n, h in enumerate(shown) if h.loose), None),
+        "suggestion": found.suggestion,
+        "suggest_args": {**args, "q": found.suggestion or ""},
         **helpers,
     }
     if is_htmx():
@@ -167,6 +172,37 @@ def show(kind: str, item_id: str) -> ResponseReturnValue:
 @bp.get("/cards/<kind>/<item_id>/panel")
 def panel(kind: str, item_id: str) -> ResponseReturnValue:
     return _show(kind, item_id, panel=True)
+
+
+def _concept(concept_id: str, panel: bool) -> ResponseReturnValue:
+    found = lookup()
+    item = found.index.get(CONCEPT, concept_id)
+    if item is None or not isinstance(item.entry.record, ConceptDef):
+        return _not_found(
+            _("There is no rules concept called '%(id)s' in the rules lookup.", id=concept_id)
+        )
+    concept = item.entry.record
+    pictured = [found.index.get(*key.split(":", 1)) for key in concept.pictured]
+    context = {
+        "c": concept,
+        "pictured": [p for p in pictured if p is not None],
+        "touched": found.concepts.touched(concept),
+        "panel": panel,
+        **_helpers(found),
+    }
+    if panel or is_htmx():
+        return render_block(CONCEPT_PAGE, "rules_panel", **context)
+    return render_template(CONCEPT_PAGE, **context)
+
+
+@bp.get("/cards/concept/<concept_id>")
+def concept(concept_id: str) -> ResponseReturnValue:
+    return _concept(concept_id, panel=False)
+
+
+@bp.get("/cards/concept/<concept_id>/panel")
+def concept_panel(concept_id: str) -> ResponseReturnValue:
+    return _concept(concept_id, panel=True)
 
 
 @bp.get("/c/<card_id>")

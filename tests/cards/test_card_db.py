@@ -32,7 +32,8 @@ def test_card_db_has_one_file_per_set_and_kind() -> None:
     base = ["spaces", "hagal", "leaders", "conflicts", "imperium", "starter", "reserve", "intrigue"]
     ix = ["spaces", "hagal", "leaders", "conflicts", "imperium", "intrigue", "tech"]
     ix += ["control_the_spice", "track"]
-    expected = {"catalog.toml", "rulings.toml"} | {f"base/{k}.toml" for k in base}
+    expected = {"catalog.toml", "rulings.toml", "words.toml", "concepts.toml"}
+    expected |= {f"base/{k}.toml" for k in base}
     expected |= {f"ix/{k}.toml" for k in ix}
     assert names == expected
 
@@ -49,7 +50,7 @@ def test_all_present_sets_load_together_without_problems() -> None:
 
 
 def test_catalog_version_pins_the_data_version(catalog: Catalog) -> None:
-    assert catalog.version == "2026.11.2"
+    assert catalog.version == "2026.11.3"
 
 
 def test_copies_per_set_and_kind_match_the_component_lists(full: Catalog) -> None:

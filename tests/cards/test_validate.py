@@ -919,7 +919,7 @@ def edit(path: Path, old: str, new: str) -> None:
 
 def test_a_copy_of_the_real_card_db_loads(db: Path) -> None:
     catalog = load_catalog(db)
-    assert catalog.version == "2026.11.2"
+    assert catalog.version == "2026.11.3"
     assert len(catalog.spaces) == 22
     assert len(load_catalog(db, ("base", "ix")).spaces) == 26
 
@@ -1038,7 +1038,7 @@ def test_cli_json_prints_the_counts_and_exits_zero(capsys: pytest.CaptureFixture
 def test_cli_text_prints_version_and_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 0
     out = capsys.readouterr().out
-    assert "card_db 2026.11.2: no problems" in out
+    assert "card_db 2026.11.3: no problems" in out
     assert (
         "base: 22 spaces, 31 House Hagal cards, 8 leaders, 18 conflicts, 67 Imperium cards, "
         "10 starting-deck cards per player, 24 Reserve cards, 40 Intrigue cards"
@@ -1098,7 +1098,7 @@ def test_flask_cards_check_json_prints_the_counts() -> None:
 def test_flask_cards_check_prints_the_counts_as_text() -> None:
     result = flask_app().test_cli_runner().invoke(args=["cards", "check"])
     assert result.exit_code == 0, result.output
-    assert "card_db 2026.11.2: no problems" in result.stdout
+    assert "card_db 2026.11.3: no problems" in result.stdout
     assert "ix: 4 spaces, 9 House Hagal cards, 6 leaders, 4 conflicts" in result.stdout
 
 
