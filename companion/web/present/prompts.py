@@ -99,7 +99,7 @@ def _conflict_card(state: GameState, who: House, question: Prompt) -> Wording:
 
 
 def _round_end(state: GameState, who: House, question: Prompt) -> Wording:
-    text = _("When the chores above are done, start the next round.")
+    text = _("When the chores below are done, start the next round.")
     return text, [("start", _("Start round %(n)s", n=state.round + 1))]
 
 
