@@ -49,6 +49,7 @@ from companion.rules.history import History
 from companion.rules.state import (
     DIFFICULTIES,
     MAX_INFLUENCE,
+    MAX_STRENGTH,
     TROOPS_PER_HOUSE,
     GameState,
     Options,
@@ -330,7 +331,7 @@ class HistoryMachine(RuleBasedStateMachine):
             return Adjust(house.id, "vp", delta, rng.choice(VP_REASONS))
         if kind == "strength":
             human = rng.choice(state.humans)
-            if human.strength + delta < 0:
+            if not 0 <= human.strength + delta <= MAX_STRENGTH:
                 return None
             return Adjust(human.id, "strength", delta)
         if kind == "acquire":
