@@ -9,122 +9,131 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from companion.rules.catalog import FACTION_NAMES
+from companion.rules.i18n import N_
 from companion.rules.state import VP_TO_END, Entry, GameState, House
 
 TEMPLATES: Mapping[str, str] = {
-    "setup": "New game set up. %(first)s takes the First Player marker.",
-    "conflict": "Round %(round)s: reveal the Conflict card %(card)s (level %(level)s).",
-    "rival_swordmaster": "%(house)s's Swordmaster arrives: it has 3 Agents from now on.",
-    "defensive_bonus": "%(house)s controls %(space)s: %(what)s",
-    "agent": "%(house)s sends an Agent to %(space)s.",
-    "influence": "%(house)s: %(faction)s Influence %(old)s → %(new)s.",
-    "influence_choice": "%(house)s takes %(amount)s %(faction)s Influence.",
-    "influence_bonus": (
+    "setup": N_("New game set up. %(first)s takes the First Player marker."),
+    "conflict": N_("Round %(round)s: reveal the Conflict card %(card)s (level %(level)s)."),
+    "rival_swordmaster": N_("%(house)s's Swordmaster arrives: it has 3 Agents from now on."),
+    "defensive_bonus": N_("%(house)s controls %(space)s: %(what)s"),
+    "agent": N_("%(house)s sends an Agent to %(space)s."),
+    "influence": N_("%(house)s: %(faction)s Influence %(old)s → %(new)s."),
+    "influence_choice": N_("%(house)s takes %(amount)s %(faction)s Influence."),
+    "influence_bonus": N_(
         "%(house)s reached 4 %(faction)s Influence: take the bonus shown on the track."
     ),
-    "harvest": "%(house)s harvests %(spice)s spice at %(space)s (%(bonus)s of it bonus spice).",
-    "mentat_taken": "%(house)s takes the Mentat: one more Agent this round.",
-    "mentat_claimed": (
+    "harvest": N_("%(house)s harvests %(spice)s spice at %(space)s (%(bonus)s of it bonus spice)."),
+    "mentat_taken": N_("%(house)s takes the Mentat: one more Agent this round."),
+    "mentat_claimed": N_(
         "%(house)s takes the Mentat won in the last Conflict: one more Agent this round."
     ),
-    "mentat_won": "%(house)s will take the Mentat at the start of next round.",
-    "swordmaster": "%(house)s gains the Swordmaster: a third Agent, usable this round.",
-    "council_seat": "%(house)s takes a seat on the High Council.",
-    "secrets_steal": "%(rival)s has 4+ Intrigue cards: it gives %(house)s one of them at random.",
-    "control_bonus": "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there).",
-    "reveal": "%(house)s takes a Reveal turn.",
-    "churn": "Imperium Row churn: dice %(dice)s. %(what)s",
-    "voice": "%(house)s uses The Voice on %(space)s: opponents can't go there until its next turn.",
-    "adjust": "Correction: %(house)s %(field)s %(delta)s (%(reason)s).",
-    "set_control": "Correction: %(space)s is now controlled by %(house)s.",
-    "tiebreak": "%(house)s enters spice, Solari, water, garrison: %(values)s.",
-    "corner_the_market": (
+    "mentat_won": N_("%(house)s will take the Mentat at the start of next round."),
+    "swordmaster": N_("%(house)s gains the Swordmaster: a third Agent, usable this round."),
+    "council_seat": N_("%(house)s takes a seat on the High Council."),
+    "secrets_steal": N_(
+        "%(rival)s has 4+ Intrigue cards: it gives %(house)s one of them at random."
+    ),
+    "control_bonus": N_(
+        "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there)."
+    ),
+    "reveal": N_("%(house)s takes a Reveal turn."),
+    "churn": N_("Imperium Row churn: dice %(dice)s. %(what)s"),
+    "voice": N_(
+        "%(house)s uses The Voice on %(space)s: opponents can't go there until its next turn."
+    ),
+    "adjust": N_("Correction: %(house)s %(field)s %(delta)s (%(reason)s)."),
+    "set_control": N_("Correction: %(space)s is now controlled by %(house)s."),
+    "tiebreak": N_("%(house)s enters spice, Solari, water, garrison: %(values)s."),
+    "corner_the_market": N_(
         "%(house)s plays Corner the Market with %(own)s The Spice Must Flow: +%(vp)s VP."
     ),
-    "hagal_reshuffle": "Shuffle all %(cards)s House Hagal cards into a new deck.",
-    "hagal_reshuffle_card": "Reshuffle card: shuffle all House Hagal cards and reveal again.",
-    "hagal_skip": "%(house)s reveals %(card)s: %(reason)s, reveal another card.",
-    "rival_blocked": "%(house)s finds no free space on any card and places no Agent this round.",
-    "rival_agent": "%(house)s reveals %(card)s: Agent to %(space)s.",
-    "recruit": "%(house)s recruits %(troops)s troops.",
-    "recruit_one": "%(house)s recruits 1 troop.",
-    "deploy": "%(house)s deploys %(troops)s troops to the Conflict.",
-    "deploy_one": "%(house)s deploys 1 troop to the Conflict.",
-    "expert_hold": "%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison.",
-    "expert_hold_one": "%(house)s leads by 4 or more: it keeps 1 troop in its garrison.",
-    "signet": "%(house)s uses its Signet ability (%(leader)s)%(outcome)s.",
-    "rival_harvest": "%(house)s harvests %(space)s: %(what)s",
-    "swords": "%(house)s's combat bonus: %(card)s shows %(swords)s swords.",
-    "swords_one": "%(house)s's combat bonus: %(card)s shows 1 sword.",
-    "strength": "%(house)s's strength: %(strength)s.",
-    "phase": "Phase 3: Combat.",
-    "combat": "Combat for %(card)s: %(result)s",
-    "control_removed": "House Hagal wins: remove %(house)s's Control marker from %(space)s.",
-    "reward": "%(house)s takes the %(place)s-place reward of %(card)s.",
-    "take": "%(house)s takes from the bank: %(what)s",
-    "reward_choice": "%(house)s takes %(reward)s.",
-    "control": "%(house)s places a Control marker on %(space)s.",
-    "makers": "Phase 4: one bonus spice on %(spaces)s.",
-    "recall": "Phase 5: recall Agents, return the Mentat; %(first)s is now First Player.",
-    "game_end": "The game ends: %(why)s",
-    "alliance": "%(house)s takes the %(faction)s Alliance%(previous)s.",
-    "exchange": "%(house)s spends %(paid)s %(resource)s for %(vp)s VP.",
-    "acquire": "%(house)s buys %(card)s (copy %(copy)s)%(moved)s.",
+    "hagal_reshuffle": N_("Shuffle all %(cards)s House Hagal cards into a new deck."),
+    "hagal_reshuffle_card": N_("Reshuffle card: shuffle all House Hagal cards and reveal again."),
+    "hagal_skip": N_("%(house)s reveals %(card)s: %(reason)s, reveal another card."),
+    "rival_blocked": N_(
+        "%(house)s finds no free space on any card and places no Agent this round."
+    ),
+    "rival_agent": N_("%(house)s reveals %(card)s: Agent to %(space)s."),
+    "recruit": N_("%(house)s recruits %(troops)s troops."),
+    "recruit_one": N_("%(house)s recruits 1 troop."),
+    "deploy": N_("%(house)s deploys %(troops)s troops to the Conflict."),
+    "deploy_one": N_("%(house)s deploys 1 troop to the Conflict."),
+    "expert_hold": N_("%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison."),
+    "expert_hold_one": N_("%(house)s leads by 4 or more: it keeps 1 troop in its garrison."),
+    "signet": N_("%(house)s uses its Signet ability (%(leader)s)%(outcome)s."),
+    "rival_harvest": N_("%(house)s harvests %(space)s: %(what)s"),
+    "swords": N_("%(house)s's combat bonus: %(card)s shows %(swords)s swords."),
+    "swords_one": N_("%(house)s's combat bonus: %(card)s shows 1 sword."),
+    "strength": N_("%(house)s's strength: %(strength)s."),
+    "phase": N_("Phase 3: Combat."),
+    "combat": N_("Combat for %(card)s: %(result)s"),
+    "control_removed": N_("House Hagal wins: remove %(house)s's Control marker from %(space)s."),
+    "reward": N_("%(house)s takes the %(place)s-place reward of %(card)s."),
+    "take": N_("%(house)s takes from the bank: %(what)s"),
+    "reward_choice": N_("%(house)s takes %(reward)s."),
+    "control": N_("%(house)s places a Control marker on %(space)s."),
+    "makers": N_("Phase 4: one bonus spice on %(spaces)s."),
+    "recall": N_("Phase 5: recall Agents, return the Mentat; %(first)s is now First Player."),
+    "game_end": N_("The game ends: %(why)s"),
+    "alliance": N_("%(house)s takes the %(faction)s Alliance%(previous)s."),
+    "exchange": N_("%(house)s spends %(paid)s %(resource)s for %(vp)s VP."),
+    "acquire": N_("%(house)s buys %(card)s (copy %(copy)s)%(moved)s."),
     # Rise of Ix. A few kinds have a second wording: `describe` picks it by the entry's data.
-    "agent_infiltrate": (
+    "agent_infiltrate": N_(
         "%(house)s sends an Agent to %(space)s with Infiltration, past the enemy Agent there."
     ),
-    "deploy_units": "%(house)s deploys %(units)s to the Conflict.",
-    "tech_up": "Tech stack %(stack)s: %(tile)s is now face up.",
-    "tech_trash_unmarked": (
+    "deploy_units": N_("%(house)s deploys %(units)s to the Conflict."),
+    "tech_up": N_("Tech stack %(stack)s: %(tile)s is now face up."),
+    "tech_trash_unmarked": N_(
         "No face-up Tech tile has the House Hagal mark: trash %(tile)s from stack %(stack)s "
         "and turn up the next tile."
     ),
-    "tech": "%(house)s acquires the Tech tile %(tile)s (stack %(stack)s).",
-    "tech_paid": "%(house)s %(paid)s for %(tile)s%(where)s.",
-    "tech_none": (
+    "tech": N_("%(house)s acquires the Tech tile %(tile)s (stack %(stack)s)."),
+    "tech_paid": N_("%(house)s %(paid)s for %(tile)s%(where)s."),
+    "tech_none": N_(
         "%(house)s gets nothing from the Tech icon: no Tech tile it can afford, or no troop "
         "in supply for a Negotiator."
     ),
-    "negotiator": (
+    "negotiator": N_(
         "%(house)s places a troop from supply on Ix as a Negotiator (%(count)s there now)."
     ),
-    "negotiators_back": (
+    "negotiators_back": N_(
         "%(house)s returns %(negotiators)s from Ix to supply: %(count)s spice off the Tech tile."
     ),
-    "tech_flip": "%(house)s flips %(tile)s face down%(why)s.",
-    "freighter": "%(house)s advances their Freighter to step %(step)s of the Shipping track.",
-    "freighter_recall": (
+    "tech_flip": N_("%(house)s flips %(tile)s face down%(why)s."),
+    "freighter": N_("%(house)s advances their Freighter to step %(step)s of the Shipping track."),
+    "freighter_recall": N_(
         "%(house)s recalls their Freighter from step %(step)s to the bottom of the Shipping "
         "track and collects the rewards of that step and every step below it."
     ),
-    "dividends": "%(house)s takes Dividends: %(what)s",
-    "transports": (
+    "dividends": N_("%(house)s takes Dividends: %(what)s"),
+    "transports": N_(
         "%(house)s's Troop Transports: it deploys the %(troops)s troops from the Shipping "
         "track straight to the Conflict."
     ),
-    "transports_one": (
+    "transports_one": N_(
         "%(house)s's Troop Transports: it deploys the 1 troop from the Shipping track "
         "straight to the Conflict."
     ),
-    "commission": "%(house)s commissions a dreadnought: from supply to the garrison.",
-    "dreadnought_home": "%(house)s returns %(dreadnoughts)s from the Conflict to the garrison.",
-    "detonate": (
+    "commission": N_("%(house)s commissions a dreadnought: from supply to the garrison."),
+    "dreadnought_home": N_("%(house)s returns %(dreadnoughts)s from the Conflict to the garrison."),
+    "detonate": N_(
         "%(house)s uses Detonation Devices: the dreadnought goes back to supply instead of "
         "taking control, +1 VP."
     ),
-    "post": (
+    "post": N_(
         "%(house)s's dreadnought takes control of %(space)s until the end of the next "
         "Combat%(covers)s."
     ),
-    "post_end": (
+    "post_end": N_(
         "%(house)s's dreadnought leaves %(space)s and returns to the garrison%(uncovers)s."
     ),
-    "offer": "%(house)s pays %(cost)s for %(vp)s VP.",
-    "tech_income": "%(house)s gains %(what)s from %(tile)s.",
-    "tech_vp": "Endgame: %(house)s scores 1 VP for %(tile)s.",
-    "spy_satellites": "%(house)s pays 3 spice and trashes Spy Satellites: +1 VP.",
-    "tech_trash": "%(house)s trashes the Tech tile %(tile)s%(vp)s.",
+    "offer": N_("%(house)s pays %(cost)s for %(vp)s VP."),
+    "tech_income": N_("%(house)s gains %(what)s from %(tile)s."),
+    "tech_vp": N_("Endgame: %(house)s scores 1 VP for %(tile)s."),
+    "spy_satellites": N_("%(house)s pays 3 spice and trashes Spy Satellites: +1 VP."),
+    "tech_trash": N_("%(house)s trashes the Tech tile %(tile)s%(vp)s."),
 }
 # Wordings with a twin for a count of one (kind + "_one"), by the field that counts.
 ONE = {

@@ -9,7 +9,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from companion import services
-from companion.web import cards, games, scan
+from companion.web import cards, games, language, scan
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer
 
@@ -21,6 +21,7 @@ def register(app: Flask) -> None:
     games.install(app)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)
+    language.install(app)
     app.after_request(add_vary)
     app.after_request(_security_headers)
 

@@ -1,0 +1,120 @@
+"""Which language a page is shown in: the menu's cookie, then Accept-Language, then English."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.web.language import (
+    COOKIE,
+    LANGUAGES,
+    TRANSLATIONS,
+    compile_catalogs,
+    locale_for_tag,
+)
+
+
+def html_lang(client: FlaskClient, **headers: str) -> str:
+    page = client.get("/", headers=headers).get_data(as_text=True)
+    found = re.search(r'<html lang="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+@pytest.mark.parametrize(
+    ("tag", "locale"),
+    [
+        ("zh-CN", "zh_Hans"),
+        ("zh-SG", "zh_Hans"),
+        ("zh-Hans-CN", "zh_Hans"),
+        ("zh", "zh_Hans"),
+        ("zh-TW", "zh_Hant"),
+        ("zh-HK", "zh_Hant"),
+        ("zh-Hant-HK", "zh_Hant"),
+        ("pl-PL", "pl"),
+        ("ja", "ja"),
+        ("ko-KR", "ko"),
+        ("en-GB", "en"),
+        ("de-DE", None),
+        ("", None),
+    ],
+)
+def test_browser_tags_map_to_catalogs(tag: str, locale: str | None) -> None:
+    assert locale_for_tag(tag) == locale
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang"),
+    [
+        ("ja", "ja"),
+        ("zh-CN,zh;q=0.9", "zh-Hans"),
+        ("zh-TW", "zh-Hant"),
+        ("ko-KR,ko;q=0.9,en;q=0.5", "ko"),
+        ("pl", "pl"),
+        ("de-DE,fr;q=0.8", "en"),  # none of ours: English
+        ("de-DE,pl;q=0.5", "pl"),  # the first one we have
+    ],
+)
+def test_accept_language_picks_the_page_language(
+    client: FlaskClient, accept: str, lang: str
+) -> None:
+    assert html_lang(client, **{"Accept-Language": accept}) == lang
+
+
+def test_no_accept_language_is_english(client: FlaskClient) -> None:
+    assert html_lang(client) == "en"
+
+
+def test_the_menu_choice_wins_over_the_browser_and_returns_to_the_page(
+    client: FlaskClient,
+) -> None:
+    answer = client.get("/language/pl?next=/cards?q=spice")
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == "/cards?q=spice"
+    assert html_lang(client, **{"Accept-Language": "ja"}) == "pl"
+
+
+def test_each_device_follows_its_own_choice(client: FlaskClient) -> None:
+    client.get("/language/ko")
+    other = client.application.test_client()  # the live view on a TV
+    assert html_lang(client) == "ko"
+    assert html_lang(other, **{"Accept-Language": "zh-TW"}) == "zh-Hant"
+
+
+@pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/", "", "x"])
+def test_the_menu_never_leaves_this_server(client: FlaskClient, target: str) -> None:
+    answer = client.get("/language/ja", query_string={"next": target})
+    assert answer.headers["Location"] == "/"
+
+
+def test_an_unknown_language_is_refused_and_changes_nothing(client: FlaskClient) -> None:
+    answer = client.get("/language/xx?next=/")
+    assert answer.status_code == 404
+    assert "no such language" in answer.get_data(as_text=True)
+    assert COOKIE not in answer.headers.get("Set-Cookie", "")
+    assert html_lang(client) == "en"
+
+
+def test_the_menu_lists_every_language_in_its_own_name(client: FlaskClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    for language in LANGUAGES:
+        assert f'lang="{language.html_lang}"' in page
+        assert language.name in page
+
+
+def test_pages_vary_on_language(client: FlaskClient) -> None:
+    vary = client.get("/").headers["Vary"]
+    assert "Accept-Language" in vary
+    assert "Cookie" in vary
+
+
+def test_stale_catalogs_are_compiled(tmp_path: Path) -> None:
+    root = tmp_path
+    shutil.copytree(TRANSLATIONS / "pl", root / "pl")
+    (root / "pl" / "LC_MESSAGES" / "messages.mo").unlink(missing_ok=True)
+    assert [p.parent.parent.name for p in compile_catalogs(root)] == ["pl"]
+    assert compile_catalogs(root) == []  # up to date: nothing to do
