@@ -76,6 +76,8 @@ def test_the_menu_choice_wins_over_the_browser_and_returns_to_the_page(
     assert answer.status_code == 303
     assert answer.headers["Location"] == "/cards?q=spice"
     assert html_lang(client, **{"Accept-Language": "ja"}) == "pl"
+    page = client.get("/", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    assert "Nowa gra" in page  # "New game" in Polish
 
 
 def test_each_device_follows_its_own_choice(client: FlaskClient) -> None:
