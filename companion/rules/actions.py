@@ -30,7 +30,16 @@ VP_REASONS = ("manual", "card", "endgame")
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message is for the players."""
+    """An action the rules do not allow now; the message is for the players.
+
+    `message` is the English wording, marked with N_ so the web layer can translate it
+    before filling in `values` (its %(name)s placeholders); str() gives it in English.
+    """
+
+    def __init__(self, message: str, **values: object) -> None:
+        super().__init__(message % values if values else message)
+        self.message = message
+        self.values = values
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import get_babel, get_locale
 from flask_babel import gettext as _
 
+from companion.rules.actions import IllegalAction
 from companion.web.htmx import error_answer
 
 COOKIE = "lang"
@@ -88,6 +89,11 @@ def select_locale() -> str:
 def current() -> Language:
     """The language this page is shown in."""
     return BY_CODE.get(str(get_locale()), BY_CODE[DEFAULT])
+
+
+def refusal(exc: IllegalAction) -> str:
+    """Why the rules refused an action, in the reader's language."""
+    return str(_(exc.message, **exc.values))
 
 
 def _local_path(target: str | None) -> str:

@@ -7,14 +7,17 @@ import shutil
 from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.rules.actions import IllegalAction
 from companion.web.language import (
     COOKIE,
     LANGUAGES,
     TRANSLATIONS,
     compile_catalogs,
     locale_for_tag,
+    refusal,
 )
 
 
@@ -120,3 +123,41 @@ def test_stale_catalogs_are_compiled(tmp_path: Path) -> None:
     (root / "pl" / "LC_MESSAGES" / "messages.mo").unlink(missing_ok=True)
     assert [p.parent.parent.name for p in compile_catalogs(root)] == ["pl"]
     assert compile_catalogs(root) == []  # up to date: nothing to do
+
+
+SOLO = {
+    "mode": "solo",
+    "difficulty": "mentat",
+    "p1_name": "Ann",
+    "p1_leader": "paul_atreides",
+    "p1_color": "green",
+    "r1_leader": "glossu_rabban",
+    "r1_color": "red",
+    "r2_leader": "memnon_thorvald",
+    "r2_color": "yellow",
+}
+
+
+def test_a_refused_action_is_told_in_the_readers_language(client: FlaskClient) -> None:
+    """The engine's refusal (N_-marked, filled in after translation) reaches ja and pl."""
+    created = client.post("/games", data=SOLO)
+    assert created.status_code == 303
+    game_url = created.headers["Location"].removesuffix("/setup")
+    page = client.get(game_url).get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page)
+    assert version is not None
+    for lang, words in (("ja", "元に戻す操作がありません。"), ("pl", "Nie ma czego cofnąć.")):
+        answer = client.post(
+            f"{game_url}/undo",
+            data={"version": version.group(1)},
+            headers={"Accept-Language": lang},
+        )
+        assert answer.status_code == 422
+        assert words in answer.get_data(as_text=True)
+
+
+def test_a_refusal_with_values_fills_them_in_after_translating(app: Flask) -> None:
+    exc = IllegalAction("Enter a number from %(lo)s to %(hi)s.", lo=0, hi=20)
+    assert str(exc) == "Enter a number from 0 to 20."  # English for logs and tests
+    with app.test_request_context("/", headers={"Accept-Language": "ko"}):
+        assert refusal(exc) == "0부터 20까지의 수를 입력하세요."
