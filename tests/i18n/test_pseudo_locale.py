@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -22,6 +23,7 @@ from flask_babel import get_babel
 
 from companion import create_app
 from companion.db import db
+from companion.web import games as games_module
 from companion.web.language import LANGUAGES, TRANSLATIONS
 from tests.i18n.test_locale import SOLO
 
@@ -58,6 +60,13 @@ LATER = {
     "Spacing",
     "Guild",
     # Conflict rewards from the card data ("2 Solari, 1 Intrigue card"), an escaped space
+    # a Conflict reward's words from companion/cards/search.py
+    # ("+1 Influence with one Faction of your choice")
+    "Faction",
+    "with",
+    "one",
+    "your",
+    "choice",
     "card",
     "Intrigue",
     "nbsp",
@@ -65,8 +74,9 @@ LATER = {
 
 
 @pytest.fixture
-def pseudo_client(tmp_path: Path) -> Iterator[FlaskClient]:
-    """A client of an app whose only catalog wraps every message in ⟦…⟧."""
+def pseudo_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[FlaskClient]:
+    """A client of an app whose only catalog wraps every message in ⟦…⟧ (fixed seed)."""
+    monkeypatch.setattr(games_module, "secrets", SimpleNamespace(randbelow=lambda n: 1 % n))
     with (TRANSLATIONS / "messages.pot").open("rb") as pot_file:
         template = read_po(pot_file)
     catalog = Catalog(locale=PSEUDO)
