@@ -19,6 +19,7 @@ from companion.web.language import (
     locale_for_tag,
     refusal,
 )
+from tests.web.conftest import SOLO_FORM
 
 
 def html_lang(client: FlaskClient, **headers: str) -> str:
@@ -125,22 +126,9 @@ def test_stale_catalogs_are_compiled(tmp_path: Path) -> None:
     assert compile_catalogs(root) == []  # up to date: nothing to do
 
 
-SOLO = {
-    "mode": "solo",
-    "difficulty": "mentat",
-    "p1_name": "Ann",
-    "p1_leader": "paul_atreides",
-    "p1_color": "green",
-    "r1_leader": "glossu_rabban",
-    "r1_color": "red",
-    "r2_leader": "memnon_thorvald",
-    "r2_color": "yellow",
-}
-
-
 def test_a_refused_action_is_told_in_the_readers_language(client: FlaskClient) -> None:
     """The engine's refusal (N_-marked, filled in after translation) reaches ja and pl."""
-    created = client.post("/games", data=SOLO)
+    created = client.post("/games", data=SOLO_FORM)
     assert created.status_code == 303
     game_url = created.headers["Location"].removesuffix("/setup")
     page = client.get(game_url).get_data(as_text=True)

@@ -25,7 +25,7 @@ from companion import create_app
 from companion.db import db
 from companion.web import games as games_module
 from companion.web.language import LANGUAGES, TRANSLATIONS
-from tests.i18n.test_locale import SOLO
+from tests.web.conftest import SOLO_FORM
 
 PSEUDO = "eo"  # any locale Babel knows and the app has no catalog for
 OPEN, CLOSE = "⟦", "⟧"
@@ -108,7 +108,7 @@ def pseudo_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[F
 def proper_names(app: Flask) -> set[str]:
     """Words of the names of everything in the card catalog, the seats and the menu."""
     catalog = app.extensions["catalog"]
-    names = [language.name for language in LANGUAGES] + [SOLO["p1_name"], "Player"]
+    names = [language.name for language in LANGUAGES] + [SOLO_FORM["p1_name"], "Player"]
     for kind in (catalog.spaces, catalog.leaders, catalog.conflicts, catalog.hagal):
         names += [item.name for item in kind.values()]
     for kind in (catalog.cards, catalog.intrigue, catalog.tech):
@@ -128,7 +128,7 @@ def english_left(html: str) -> set[str]:
 
 
 def test_the_game_pages_pass_every_word_through_gettext(pseudo_client: FlaskClient) -> None:
-    created = pseudo_client.post("/games", data=SOLO)
+    created = pseudo_client.post("/games", data=SOLO_FORM)
     game = created.headers["Location"].removesuffix("/setup")
     allowed = proper_names(pseudo_client.application) | LATER
     for url in ("/", "/games/new", f"{game}/setup", game, f"{game}/live", "/no-such-page"):
