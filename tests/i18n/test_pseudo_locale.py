@@ -37,6 +37,8 @@ LATER = {
     "Rival",
     "Lef",
     "Rig",
+    # a game's title, made in English by services.title_for ("Ann vs A and B (mentat)")
+    "and",
     # raw setup values: difficulty and color ids
     "mentat",
     "red",
@@ -106,14 +108,15 @@ def pseudo_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[F
 
 
 def proper_names(app: Flask) -> set[str]:
-    """Words of the names of everything in the card catalog, the seats and the menu."""
+    """Capitalized words of the names of everything in the catalog, the seats and the menu
+    (so "and" or "of" in a card's name excuse nothing)."""
     catalog = app.extensions["catalog"]
     names = [language.name for language in LANGUAGES] + [SOLO_FORM["p1_name"], "Player"]
     for kind in (catalog.spaces, catalog.leaders, catalog.conflicts, catalog.hagal):
         names += [item.name for item in kind.values()]
     for kind in (catalog.cards, catalog.intrigue, catalog.tech):
         names += [item.name for item in kind.values()]
-    return {w for name in names for w in re.findall(r"[A-Za-z]+", name)}
+    return {w for name in names for w in re.findall(r"[A-Z][A-Za-z]+", name)}
 
 
 def english_left(html: str) -> set[str]:
