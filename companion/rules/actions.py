@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.rules.i18n import Message
+
 ADJUSTABLE = (
     "vp",
     "influence:emperor",
@@ -34,9 +36,13 @@ class IllegalAction(ValueError):
 
     `message` is the English wording, marked with N_ so the web layer can translate it
     before filling in `values` (its %(name)s placeholders); str() gives it in English.
+    A Message may stand for both.
     """
 
     def __init__(self, message: str, **values: object) -> None:
+        if isinstance(message, Message):  # a reason worked out elsewhere, kept translatable
+            values = {**message.values, **values}
+            message = message.template
         super().__init__(message % values if values else message)
         self.message = message
         self.values = values

@@ -10,8 +10,9 @@ from companion.rules.actions import (
     IllegalAction,
     Tech,
 )
+from companion.rules.catalog import FACTION_NAMES
 from companion.rules.draft import Draft
-from companion.rules.i18n import N_
+from companion.rules.i18n import N_, Message
 from companion.rules.state import (
     TRACK_TOP,
     Task,
@@ -46,33 +47,47 @@ def space_problem(
     space = draft.board().get(space_id)
     house = draft.houses[house_id]
     if space is None:
-        return "This space is not on the board in this game."
+        return Message(N_("This space is not on the board in this game."))
     if infiltrate:
         here = [draft.occupants.get(space_id)] + [h for s, h in draft.infiltrators if s == space_id]
         if not draft.ix:
-            return "Infiltration comes with Rise of Ix cards."
+            return Message(N_("Infiltration comes with Rise of Ix cards."))
         if here[0] is None:
-            return "Nobody is there: send the Agent normally."
+            return Message(N_("Nobody is there: send the Agent normally."))
         if house_id in here:
-            return "You already have an Agent there: infiltration works against enemy Agents only."
+            return Message(
+                N_("You already have an Agent there: infiltration works against enemy Agents only.")
+            )
     elif space_id in draft.occupants:
-        return f"{draft.houses[draft.occupants[space_id]].name} already has an Agent there."
+        return Message(
+            N_("%(house)s already has an Agent there."),
+            house=draft.houses[draft.occupants[space_id]].name,
+        )
     blocker = draft.voice.get(space_id)
     if blocker is not None and blocker != house_id:
-        return f"{draft.houses[blocker].name} blocked it with The Voice."
+        return Message(N_("%(house)s blocked it with The Voice."), house=draft.houses[blocker].name)
     if house.agents_left <= 0:
-        return "No Agent left: take your Reveal turn."
+        return Message(N_("No Agent left: take your Reveal turn."))
     for faction, need in space.requires_influence.items():
         if house.inf(faction) < need:
-            return f"Needs {need} {faction.replace('_', ' ').title()} Influence."
+            return Message(
+                N_("Needs %(need)s %(faction)s Influence."), need=need, faction=_faction(faction)
+            )
     if space_id == "swordmaster":
         if house.swordmaster:
-            return "You already have your Swordmaster."
+            return Message(N_("You already have your Swordmaster."))
         if draft.solo and draft.setup.difficulty == "kwisatz":
-            return "At Kwisatz Haderach difficulty you can't gain a Swordmaster (rulebook p.20)."
+            return Message(
+                N_("At Kwisatz Haderach difficulty you can't gain a Swordmaster (rulebook p.20).")
+            )
     if space_id == "high_council" and house.council_seat:
-        return "You already have a seat on the High Council."
+        return Message(N_("You already have a seat on the High Council."))
     return None
+
+
+def _faction(faction: str) -> Message:
+    """A Faction's name, translatable where it is shown."""
+    return Message(FACTION_NAMES.get(faction, faction.replace("_", " ").title()))
 
 
 def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> None:

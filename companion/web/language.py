@@ -18,6 +18,7 @@ from flask_babel import get_babel, get_locale
 from flask_babel import gettext as _
 
 from companion.rules.actions import IllegalAction
+from companion.rules.i18n import Message
 from companion.web.htmx import error_answer
 
 COOKIE = "lang"
@@ -93,7 +94,15 @@ def current() -> Language:
 
 def refusal(exc: IllegalAction) -> str:
     """Why the rules refused an action, in the reader's language."""
-    return str(_(exc.message, **exc.values))
+    return translated(Message(exc.message, **exc.values))
+
+
+def translated(text: str) -> str:
+    """An engine Message in the reader's language (its Message values too); other text as is."""
+    if not isinstance(text, Message):
+        return text
+    values = {k: translated(v) if isinstance(v, Message) else v for k, v in text.values.items()}
+    return str(_(text.template, **values))
 
 
 def _local_path(target: str | None) -> str:

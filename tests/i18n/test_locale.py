@@ -149,3 +149,17 @@ def test_a_refusal_with_values_fills_them_in_after_translating(app: Flask) -> No
     assert str(exc) == "Enter a number from 0 to 20."  # English for logs and tests
     with app.test_request_context("/", headers={"Accept-Language": "ko"}):
         assert refusal(exc) == "0부터 20까지의 수를 입력하세요."
+
+
+def test_why_a_space_is_greyed_is_told_in_the_readers_language(client: FlaskClient) -> None:
+    """Sietch Tabr needs 2 Fremen Influence [RB p.9]: the reason and the Faction's name
+    are both translated."""
+    game_url = client.post("/games", data=SOLO_FORM).headers["Location"].removesuffix("/setup")
+    expected = {
+        "pl": "Wymaga 2 wpływu u frakcji Fremeni.",
+        "ja": "フレイメンへの影響力2以上が必要です。",
+        "zh-TW": "需要 2 點弗瑞曼人影響力。",
+    }
+    for lang, words in expected.items():
+        page = client.get(game_url, headers={"Accept-Language": lang}).get_data(as_text=True)
+        assert words in page

@@ -50,7 +50,6 @@ LATER = {
     "Yellow",
     "Blue",
     # board presenters: costs, requirements and the VP track (companion/web/present)
-    "Needs",
     "Influence",
     "Solari",
     "spice",
