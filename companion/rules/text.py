@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from companion.rules.catalog import FACTION_NAMES
-from companion.rules.i18n import N_
+from companion.rules.i18n import N_, Message
 from companion.rules.state import VP_TO_END, Entry, GameState, House
 
 TEMPLATES: Mapping[str, str] = {
@@ -144,24 +144,24 @@ ONE = {
     "transports": "troops",
 }
 SKIP_REASONS = {
-    "occupied": "the space is taken",
-    "no_bonus_spice": "no Maker space with bonus spice is free",
-    "not_on_board": "that space is not in this game",
-    "two_dreadnoughts": "it already has both dreadnoughts",
-    "needs_influence": "Interstellar Shipping needs 2 Spacing Guild Influence",
+    "occupied": N_("the space is taken"),
+    "no_bonus_spice": N_("no Maker space with bonus spice is free"),
+    "not_on_board": N_("that space is not in this game"),
+    "two_dreadnoughts": N_("it already has both dreadnoughts"),
+    "needs_influence": N_("Interstellar Shipping needs 2 Spacing Guild Influence"),
 }
 # Corrections of the Rise of Ix numbers, in words.
 FIELD_NAMES = {
-    "freighter": "Freighter step",
-    "negotiators": "Negotiators on Ix",
-    "dn_garrison": "dreadnoughts in the garrison",
-    "dn_conflict": "dreadnoughts in the Conflict",
+    "freighter": N_("Freighter step"),
+    "negotiators": N_("Negotiators on Ix"),
+    "dn_garrison": N_("dreadnoughts in the garrison"),
+    "dn_conflict": N_("dreadnoughts in the Conflict"),
 }
 # What flipping a Tech tile does, where the log line should say it (Ix rulebook p.9).
 FLIP_REASONS = {
-    "flagship": ", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict",
-    "training_drones": " to recruit 1 troop",
-    "invasion_ships": " to send its Agent to a space an enemy Agent holds",
+    "flagship": N_(", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict"),
+    "training_drones": N_(" to recruit 1 troop"),
+    "invasion_ships": N_(" to send its Agent to a space an enemy Agent holds"),
 }
 
 
@@ -230,8 +230,8 @@ def _first_player(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _defensive_bonus(entry: Entry, data: Data, names: _Names) -> Data:
     if data.get("deployed"):
-        return {"what": "it deploys 1 troop from supply to the Conflict."}
-    return {"what": "you may deploy 1 troop from your supply to the Conflict."}
+        return {"what": Message(N_("it deploys 1 troop from supply to the Conflict."))}
+    return {"what": Message(N_("you may deploy 1 troop from your supply to the Conflict."))}
 
 
 def _control_bonus(entry: Entry, data: Data, names: _Names) -> Data:
@@ -249,7 +249,7 @@ def _secrets_steal(entry: Entry, data: Data, names: _Names) -> Data:
 def _churn(entry: Entry, data: Data, names: _Names) -> Data:
     positions = _items(data.get("positions"))
     if not positions:
-        return {"what": "Nothing to trash (6s are ignored)."}
+        return {"what": Message(N_("Nothing to trash (6s are ignored)."))}
     one = len(positions) == 1
     return {
         "what": f"Trash the Imperium Row {'card' if one else 'cards'} at "
@@ -258,21 +258,26 @@ def _churn(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"reason": SKIP_REASONS.get(str(data.get("reason")), str(data.get("reason")))}
+    reason = str(data.get("reason"))
+    return {"reason": Message(SKIP_REASONS[reason]) if reason in SKIP_REASONS else reason}
 
 
 def _signet(entry: Entry, data: Data, names: _Names) -> Data:
     leader = names.catalog.leaders.get(str(data.get("leader")))
     return {
         "leader": leader.signet_name if leader else data.get("leader"),
-        "outcome": "" if data.get("done") else ", but can't pay for it",
+        "outcome": "" if data.get("done") else Message(N_(", but can't pay for it")),
     }
 
 
 def _rival_harvest(entry: Entry, data: Data, names: _Names) -> Data:
     if data.get("spice"):
-        return {"what": f"it gains {data.get('spice')} spice."}
-    return {"what": f"return its {data.get('bonus')} bonus spice to the bank."}
+        return {"what": Message(N_("it gains %(spice)s spice."), spice=data.get("spice"))}
+    return {
+        "what": Message(
+            N_("return its %(bonus)s bonus spice to the bank."), bonus=data.get("bonus")
+        )
+    }
 
 
 def _combat(entry: Entry, data: Data, names: _Names) -> Data:
@@ -295,13 +300,16 @@ def _take(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _makers(entry: Entry, data: Data, names: _Names) -> Data:
     spaces = [names.space(s) for s in _items(data.get("spaces"))]
-    return {"spaces": ", ".join(spaces) if spaces else "no space (all had an Agent)"}
+    if not spaces:
+        return {"spaces": Message(N_("no space (all had an Agent)"))}
+    return {"spaces": ", ".join(spaces)}
 
 
 def _game_end(entry: Entry, data: Data, names: _Names) -> Data:
     if data.get("reason") == "vp":
-        return {"why": f"someone reached {data.get('goal', VP_TO_END)} VP."}
-    return {"why": "the Conflict deck is empty."}
+        goal = data.get("goal", VP_TO_END)
+        return {"why": Message(N_("someone reached %(goal)s VP."), goal=goal)}
+    return {"why": Message(N_("the Conflict deck is empty."))}
 
 
 def _alliance(entry: Entry, data: Data, names: _Names) -> Data:
@@ -320,7 +328,8 @@ def _acquire(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _adjust(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"field": FIELD_NAMES.get(str(data.get("field")), data.get("field"))}
+    field = str(data.get("field"))
+    return {"field": Message(FIELD_NAMES[field]) if field in FIELD_NAMES else field}
 
 
 def _deploy(entry: Entry, data: Data, names: _Names) -> Data:
@@ -357,16 +366,16 @@ def _negotiators_back(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _tech_flip(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"why": FLIP_REASONS.get(str(data.get("tile")), " to use it")}
+    return {"why": Message(FLIP_REASONS.get(str(data.get("tile")), N_(" to use it")))}
 
 
 def _dividends(entry: Entry, data: Data, names: _Names) -> Data:
     taker = _house(names.state, entry.house)
     if taker is not None and taker.kind == "hagal":
-        return {"what": "House Hagal keeps no Solari; each player gains 1 Solari."}
+        return {"what": Message(N_("House Hagal keeps no Solari; each player gains 1 Solari."))}
     if taker is not None and taker.is_human:
-        return {"what": "take 5 Solari from the bank; everyone else gains 1 Solari."}
-    return {"what": "it gains 5 Solari; everyone else gains 1 Solari."}
+        return {"what": Message(N_("take 5 Solari from the bank; everyone else gains 1 Solari."))}
+    return {"what": Message(N_("it gains 5 Solari; everyone else gains 1 Solari."))}
 
 
 def _dreadnought_home(entry: Entry, data: Data, names: _Names) -> Data:
@@ -378,15 +387,21 @@ def _post(entry: Entry, data: Data, names: _Names) -> Data:
     if not covered:
         return {"covers": ""}
     if covered == entry.house:
-        return {"covers": ", covering their own Control marker"}
-    return {"covers": f", covering {names.house(covered)}'s Control marker"}
+        return {"covers": Message(N_(", covering their own Control marker"))}
+    return {
+        "covers": Message(N_(", covering %(house)s's Control marker"), house=names.house(covered))
+    }
 
 
 def _post_end(entry: Entry, data: Data, names: _Names) -> Data:
     uncovered = data.get("uncovers")
     if not uncovered:
         return {"uncovers": ""}
-    return {"uncovers": f"; {names.house(uncovered)}'s Control marker there counts again"}
+    return {
+        "uncovers": Message(
+            N_("; %(house)s's Control marker there counts again"), house=names.house(uncovered)
+        )
+    }
 
 
 def _offer(entry: Entry, data: Data, names: _Names) -> Data:
@@ -401,7 +416,7 @@ def _tech_income(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _tech_trash(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"vp": ": +1 VP" if data.get("tile") == "spy_satellites" else ""}
+    return {"vp": Message(N_(": +1 VP")) if data.get("tile") == "spy_satellites" else ""}
 
 
 # The values a kind of log entry needs beyond its data and the names of what it refers to.

@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from flask import Blueprint, Flask, Response, redirect, request
 from flask.typing import ResponseReturnValue
-from flask_babel import get_babel, get_locale
+from flask_babel import get_babel, get_locale, get_translations
 from flask_babel import gettext as _
 
 from companion.rules.actions import IllegalAction
@@ -97,12 +98,20 @@ def refusal(exc: IllegalAction) -> str:
     return translated(Message(exc.message, **exc.values))
 
 
-def translated(text: str) -> str:
-    """An engine Message in the reader's language (its Message values too); other text as is."""
+def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
+    """An engine Message in the reader's language (its Message values too); other text as is.
+
+    `lookup` is the catalog's gettext, when a caller has it at hand for many lines.
+    """
     if not isinstance(text, Message):
         return text
-    values = {k: translated(v) if isinstance(v, Message) else v for k, v in text.values.items()}
-    return str(_(text.template, **values))
+    find = lookup or get_translations().ugettext
+    values = {k: translated(v, find) if isinstance(v, str) else v for k, v in text.values.items()}
+    wording: str = find(text.template)
+    try:
+        return wording % values if values else wording
+    except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder
+        return text
 
 
 def _local_path(target: str | None) -> str:

@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import get_translations
 
 from companion.rules.actions import IllegalAction
+from companion.rules.engine import new_game
+from companion.rules.state import Entry
+from companion.sim import make_setup
 from companion.web.language import (
     COOKIE,
     LANGUAGES,
@@ -19,6 +23,7 @@ from companion.web.language import (
     locale_for_tag,
     refusal,
 )
+from companion.web.present.story import sentence
 from tests.web.conftest import SOLO_FORM
 
 
@@ -163,3 +168,15 @@ def test_why_a_space_is_greyed_is_told_in_the_readers_language(client: FlaskClie
     for lang, words in expected.items():
         page = client.get(game_url, headers={"Accept-Language": lang}).get_data(as_text=True)
         assert words in page
+
+
+def test_the_logs_inner_words_are_translated_too(app: Flask) -> None:
+    """A House Hagal card skipped [HAGAL §3]: the reason inside the sentence is translated."""
+    catalog = app.extensions["catalog"]
+    state = new_game(make_setup(catalog, "solo", "mentat", seed=1), catalog)
+    rival = state.houses[1].id
+    skip = Entry(1, 1, "hagal_skip", rival, {"card": "arrakeen", "reason": "occupied"})
+    with app.test_request_context("/", headers={"Accept-Language": "pl"}):
+        line = sentence(skip, state, get_translations())
+    assert "pole jest zajęte" in line  # "the space is taken"
+    assert "odkryj kolejną kartę" in line  # "reveal another card"
