@@ -175,7 +175,8 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
     if "space" in data:
         values["space"] = names.space(data["space"])
     if "faction" in data:
-        values["faction"] = FACTION_NAMES.get(str(data["faction"]), str(data["faction"]))
+        faction = str(data["faction"])
+        values["faction"] = Message(FACTION_NAMES[faction]) if faction in FACTION_NAMES else faction
     if "card" in data:
         values["card"] = names.card(data["card"])
     details = _DETAILS.get(entry.kind)

@@ -180,3 +180,14 @@ def test_the_logs_inner_words_are_translated_too(app: Flask) -> None:
         line = sentence(skip, state, get_translations())
     assert "pole jest zajęte" in line  # "the space is taken"
     assert "odkryj kolejną kartę" in line  # "reveal another card"
+
+
+def test_a_factions_name_in_the_log_is_translated(app: Flask) -> None:
+    catalog = app.extensions["catalog"]
+    state = new_game(make_setup(catalog, "solo", "mentat", seed=1), catalog)
+    rival = state.houses[1].id
+    data = {"faction": "fremen", "old": 0, "new": 1}
+    gain = Entry(1, 1, "influence", rival, data)
+    with app.test_request_context("/", headers={"Accept-Language": "ja"}):
+        line = sentence(gain, state, get_translations())
+    assert "フレイメンへの影響力 0 → 1" in line
