@@ -34,6 +34,7 @@ from companion.rules import codec
 from companion.rules.actions import Action, IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.engine import apply, new_game, replay
+from companion.rules.i18n import N_
 from companion.rules.state import GameState, Setup
 from companion.state_cache import CachedGame, StateCache
 from companion.stats import store as records
@@ -310,7 +311,7 @@ def _stepping(
     game = _posted_from(store, game_id, expected, catalog)
     if not (game.actions if step == "undo" else game.undone):
         _refused(store, game_id, game.version)
-        raise IllegalAction("Nothing to undo." if step == "undo" else "Nothing to redo.")
+        raise IllegalAction(N_("Nothing to undo.") if step == "undo" else N_("Nothing to redo."))
     return store, game
 
 

@@ -57,6 +57,10 @@ class CardDbError(Exception):
         super().__init__(f"{len(self.problems)} problem(s) in card_db:\n{lines}")
 
 
+# Folders of card_db that hold no cards: the glossaries of the translations.
+NOT_SETS = ("i18n",)
+
+
 def default_root() -> Path:
     """The repository's top-level card_db folder."""
     return Path(__file__).resolve().parents[2] / "card_db"
@@ -68,6 +72,7 @@ def present_sets(root: Path | None = None) -> tuple[str, ...]:
     if not folder.is_dir():
         return ()
     names = {p.name for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    names -= set(NOT_SETS)
     return tuple(s for s in SETS if s in names) + tuple(sorted(names - set(SETS)))
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.rules.i18n import Message
+
 ADJUSTABLE = (
     "vp",
     "influence:emperor",
@@ -30,7 +32,20 @@ VP_REASONS = ("manual", "card", "endgame")
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message is for the players."""
+    """An action the rules do not allow now; the message is for the players.
+
+    `message` is the English wording, marked with N_ so the web layer can translate it
+    before filling in `values` (its %(name)s placeholders); str() gives it in English.
+    A Message may stand for both.
+    """
+
+    def __init__(self, message: str, **values: object) -> None:
+        if isinstance(message, Message):  # a reason worked out elsewhere, kept translatable
+            values = {**message.values, **values}
+            message = message.template
+        super().__init__(message % values if values else message)
+        self.message = message
+        self.values = values
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from dataclasses import fields
 from typing import Any
 
 from companion.rules.actions import ACTION_TYPES, Action, IllegalAction
+from companion.rules.i18n import N_
 from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
 
 _BY_NAME: dict[str, type[Action]] = {t.__name__: t for t in ACTION_TYPES}
@@ -33,29 +34,29 @@ def encode(action: Action) -> dict[str, Any]:
 def decode(data: Mapping[str, Any]) -> Action:
     """Rebuild an action; raise IllegalAction with a readable message for bad data."""
     if not isinstance(data, Mapping):
-        raise IllegalAction("An action must be an object.")
+        raise IllegalAction(N_("An action must be an object."))
     cls = _BY_NAME.get(str(data.get("type")))
     if cls is None:
-        raise IllegalAction("Unknown action type.")
+        raise IllegalAction(N_("Unknown action type."))
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
             if f.name in _OPTIONAL:
                 continue
-            raise IllegalAction(f"Missing {f.name}.")
+            raise IllegalAction(N_("Missing %(field)s."), field=f.name)
         value = data[f.name]
         if f.name in _BOOL_FIELDS:
             if not isinstance(value, bool):
-                raise IllegalAction(f"{f.name} must be true or false.")
+                raise IllegalAction(N_("%(field)s must be true or false."), field=f.name)
         elif f.name in _INT_FIELDS:
             if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalAction(f"{f.name} must be a whole number.")
+                raise IllegalAction(N_("%(field)s must be a whole number."), field=f.name)
         elif not isinstance(value, str):
-            raise IllegalAction(f"{f.name} must be text.")
+            raise IllegalAction(N_("%(field)s must be text."), field=f.name)
         kwargs[f.name] = value
     extra = set(data) - {f.name for f in fields(cls)} - {"type"}
     if extra:
-        raise IllegalAction(f"Unexpected fields: {', '.join(sorted(extra))}.")
+        raise IllegalAction(N_("Unexpected fields: %(fields)s."), fields=", ".join(sorted(extra)))
     return cls(**kwargs)
 
 
@@ -80,30 +81,32 @@ def vars_of(seat: SeatSetup) -> dict[str, str]:
 def decode_setup(data: Mapping[str, Any]) -> Setup:
     """Rebuild a setup; raise IllegalAction for malformed data."""
     if not isinstance(data, Mapping):
-        raise IllegalAction("Malformed game setup: it must be an object.")
+        raise IllegalAction(N_("Malformed game setup: it must be an object."))
     extra = set(data) - _SETUP_KEYS
     if extra:
-        raise IllegalAction(f"Malformed game setup: unexpected {', '.join(sorted(extra))}.")
+        raise IllegalAction(
+            N_("Malformed game setup: unexpected %(fields)s."), fields=", ".join(sorted(extra))
+        )
     try:
         options = data.get("options", {})
         known = {f.name for f in fields(Options)}
         if set(options) - known or not all(isinstance(v, bool) for v in options.values()):
-            raise IllegalAction("Unknown or malformed options.")
+            raise IllegalAction(N_("Unknown or malformed options."))
         # Games stored before the round-end step played on without the tap.
         options = {"round_end": False, **options}
         difficulty = data.get("difficulty")
         if difficulty is not None and difficulty not in DIFFICULTIES:
-            raise IllegalAction("Unknown difficulty.")
+            raise IllegalAction(N_("Unknown difficulty."))
         seed = data["seed"]
         first = data.get("first_player", 0)
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (seed, first)):
-            raise IllegalAction("Seed and first player must be whole numbers.")
+            raise IllegalAction(N_("Seed and first player must be whole numbers."))
         mode = data["mode"]
         if mode not in ("solo", "2p"):
-            raise IllegalAction("Unknown mode.")
+            raise IllegalAction(N_("Unknown mode."))
         sets = data.get("sets", ["base"])
         if not isinstance(sets, list | tuple) or not all(isinstance(x, str) for x in sets):
-            raise IllegalAction("Malformed game setup: card sets must be a list of names.")
+            raise IllegalAction(N_("Malformed game setup: card sets must be a list of names."))
         return Setup(
             mode=mode,
             seed=seed,
@@ -115,7 +118,7 @@ def decode_setup(data: Mapping[str, Any]) -> Setup:
             sets=tuple(sets),
         )
     except (KeyError, TypeError, AttributeError) as exc:
-        raise IllegalAction(f"Malformed game setup ({exc}).") from None
+        raise IllegalAction(N_("Malformed game setup (%(error)s)."), error=str(exc)) from None
 
 
 _SETUP_KEYS = {"mode", "seed", "humans", "rivals", "difficulty", "first_player", "options", "sets"}
@@ -123,8 +126,8 @@ _SETUP_KEYS = {"mode", "seed", "humans", "rivals", "difficulty", "first_player",
 
 def _seat(data: Mapping[str, Any]) -> SeatSetup:
     if not isinstance(data, Mapping) or set(data) - {"name", "leader", "color"}:
-        raise IllegalAction("Malformed game setup: a seat has a name, a leader and a color.")
+        raise IllegalAction(N_("Malformed game setup: a seat has a name, a leader and a color."))
     values = [data["name"], data["leader"], data["color"]]
     if not all(isinstance(v, str) for v in values):
-        raise IllegalAction("Seat names, leaders and colors must be text.")
+        raise IllegalAction(N_("Seat names, leaders and colors must be text."))
     return SeatSetup(*values)

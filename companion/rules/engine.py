@@ -45,6 +45,7 @@ from companion.rules.corrections import (
 )
 from companion.rules.draft import Draft
 from companion.rules.hagal import convert_rivals, hagal_cards
+from companion.rules.i18n import N_
 from companion.rules.players import answer, ix_icon, place_agent, reveal, space_problem, voice
 from companion.rules.setup import (
     DIFFICULTY,
@@ -184,7 +185,7 @@ def _apply(draft: Draft, action: Action) -> None:
         case Freighter() | Dreadnought() | Tech():
             ix_icon(draft, action)
         case _:
-            raise IllegalAction("Unknown action.")
+            raise IllegalAction(N_("Unknown action."))
     _run(draft)
 
 

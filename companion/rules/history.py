@@ -11,6 +11,7 @@ from functools import cached_property
 
 from companion.rules.actions import Action, IllegalAction
 from companion.rules.engine import apply, replay
+from companion.rules.i18n import N_
 from companion.rules.state import GameState
 
 
@@ -36,13 +37,13 @@ class History:
     def undo(self) -> History:
         """Remove the last intent and everything it triggered."""
         if not self.actions:
-            raise IllegalAction("Nothing to undo.")
+            raise IllegalAction(N_("Nothing to undo."))
         return History(self.initial, self.actions[:-1], (*self.undone, self.actions[-1]))
 
     def redo(self) -> History:
         """Re-apply the most recently undone intent."""
         if not self.undone:
-            raise IllegalAction("Nothing to redo.")
+            raise IllegalAction(N_("Nothing to redo."))
         action = self.undone[-1]
         after = apply(self.state, action)
         done = History(self.initial, (*self.actions, action), self.undone[:-1])

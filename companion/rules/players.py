@@ -10,7 +10,9 @@ from companion.rules.actions import (
     IllegalAction,
     Tech,
 )
+from companion.rules.catalog import FACTION_NAMES
 from companion.rules.draft import Draft
+from companion.rules.i18n import N_, Message
 from companion.rules.state import (
     TRACK_TOP,
     Task,
@@ -20,14 +22,18 @@ from companion.rules.state import (
 def _own_turn(draft: Draft, house: str) -> None:
     """Raise IllegalAction unless it is this player's turn to act in Phase 2."""
     if house not in draft.houses or not draft.houses[house].is_human:
-        raise IllegalAction("Only a player at the table can take this turn.")
+        raise IllegalAction(N_("Only a player at the table can take this turn."))
     if draft.prompt is not None:
-        raise IllegalAction("First answer the question on screen.")
+        raise IllegalAction(N_("First answer the question on screen."))
     if draft.phase != "agents":
-        raise IllegalAction("Agent and Reveal turns are taken in Phase 2 only.")
+        raise IllegalAction(N_("Agent and Reveal turns are taken in Phase 2 only."))
     if draft.turn != house:
         who = draft.houses[draft.turn].name if draft.turn else "nobody"
-        raise IllegalAction(f"It is not {draft.houses[house].name}'s turn (now: {who}).")
+        raise IllegalAction(
+            N_("It is not %(house)s's turn (now: %(who)s)."),
+            house=draft.houses[house].name,
+            who=who,
+        )
 
 
 def space_problem(
@@ -41,33 +47,47 @@ def space_problem(
     space = draft.board().get(space_id)
     house = draft.houses[house_id]
     if space is None:
-        return "This space is not on the board in this game."
+        return Message(N_("This space is not on the board in this game."))
     if infiltrate:
         here = [draft.occupants.get(space_id)] + [h for s, h in draft.infiltrators if s == space_id]
         if not draft.ix:
-            return "Infiltration comes with Rise of Ix cards."
+            return Message(N_("Infiltration comes with Rise of Ix cards."))
         if here[0] is None:
-            return "Nobody is there: send the Agent normally."
+            return Message(N_("Nobody is there: send the Agent normally."))
         if house_id in here:
-            return "You already have an Agent there: infiltration works against enemy Agents only."
+            return Message(
+                N_("You already have an Agent there: infiltration works against enemy Agents only.")
+            )
     elif space_id in draft.occupants:
-        return f"{draft.houses[draft.occupants[space_id]].name} already has an Agent there."
+        return Message(
+            N_("%(house)s already has an Agent there."),
+            house=draft.houses[draft.occupants[space_id]].name,
+        )
     blocker = draft.voice.get(space_id)
     if blocker is not None and blocker != house_id:
-        return f"{draft.houses[blocker].name} blocked it with The Voice."
+        return Message(N_("%(house)s blocked it with The Voice."), house=draft.houses[blocker].name)
     if house.agents_left <= 0:
-        return "No Agent left: take your Reveal turn."
+        return Message(N_("No Agent left: take your Reveal turn."))
     for faction, need in space.requires_influence.items():
         if house.inf(faction) < need:
-            return f"Needs {need} {faction.replace('_', ' ').title()} Influence."
+            return Message(
+                N_("Needs %(need)s %(faction)s Influence."), need=need, faction=_faction(faction)
+            )
     if space_id == "swordmaster":
         if house.swordmaster:
-            return "You already have your Swordmaster."
+            return Message(N_("You already have your Swordmaster."))
         if draft.solo and draft.setup.difficulty == "kwisatz":
-            return "At Kwisatz Haderach difficulty you can't gain a Swordmaster (rulebook p.20)."
+            return Message(
+                N_("At Kwisatz Haderach difficulty you can't gain a Swordmaster (rulebook p.20).")
+            )
     if space_id == "high_council" and house.council_seat:
-        return "You already have a seat on the High Council."
+        return Message(N_("You already have a seat on the High Council."))
     return None
+
+
+def _faction(faction: str) -> Message:
+    """A Faction's name, translatable where it is shown."""
+    return Message(FACTION_NAMES.get(faction, faction.replace("_", " ").title()))
 
 
 def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = False) -> None:
@@ -139,9 +159,9 @@ def voice(draft: Draft, house_id: str, space_id: str) -> None:
     """The Voice marks a space for opponents until its owner's next turn [RB p.13]."""
     _own_turn(draft, house_id)
     if space_id not in draft.board():
-        raise IllegalAction("This space is not on the board in this game.")
+        raise IllegalAction(N_("This space is not on the board in this game."))
     if space_id in draft.voice:
-        raise IllegalAction("That space is already marked by The Voice.")
+        raise IllegalAction(N_("That space is already marked by The Voice."))
     # The mark stops opponents until the player's next turn [RB p.13 clarification].
     draft.voice[space_id] = house_id
     draft.emit("voice", house_id, space=space_id)
@@ -151,33 +171,33 @@ def ix_icon(draft: Draft, action: Freighter | Dreadnought | Tech) -> None:
     """A Rise of Ix icon a player used from a card the app can't see [IX pp.4-6]."""
     house = draft.houses.get(action.house)
     if house is None or not house.is_human:
-        raise IllegalAction("Only a player at the table uses this.")
+        raise IllegalAction(N_("Only a player at the table uses this."))
     if not draft.ix:
-        raise IllegalAction("This comes with the Rise of Ix expansion.")
+        raise IllegalAction(N_("This comes with the Rise of Ix expansion."))
     if draft.prompt is not None:
-        raise IllegalAction("First answer the question on screen.")
+        raise IllegalAction(N_("First answer the question on screen."))
     if draft.phase == "ended":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(N_("The game is over."))
     match action:
         case Freighter(op="advance"):
             if house.freighter >= TRACK_TOP:
-                raise IllegalAction("The Freighter is on the top step: recall it.")
+                raise IllegalAction(N_("The Freighter is on the top step: recall it."))
             ix.advance(draft, action.house)
         case Freighter(op="recall"):
             if house.freighter == 0:
-                raise IllegalAction("The Freighter is already at the bottom of the track.")
+                raise IllegalAction(N_("The Freighter is already at the bottom of the track."))
             ix.recall(draft, action.house)
         case Dreadnought(op="commission"):
             if house.dn_supply <= 0:
-                raise IllegalAction("Both dreadnoughts are already commissioned.")
+                raise IllegalAction(N_("Both dreadnoughts are already commissioned."))
             ix.commission(draft, action.house)
         case Dreadnought(op="deploy"):
             if draft.phase != "agents":
                 raise IllegalAction(
-                    "Units are deployed on Agent turns (an Agent sent to a Combat space)."
+                    N_("Units are deployed on Agent turns (an Agent sent to a Combat space).")
                 )
             if house.dn_garrison <= 0:
-                raise IllegalAction("No dreadnought in the garrison.")
+                raise IllegalAction(N_("No dreadnought in the garrison."))
             draft.put(
                 action.house, dn_garrison=house.dn_garrison - 1, dn_conflict=house.dn_conflict + 1
             )
@@ -185,14 +205,14 @@ def ix_icon(draft: Draft, action: Freighter | Dreadnought | Tech) -> None:
         case Tech(op="acquire", tile=tile):
             stack = next((k for k, top in ix.face_up(draft) if top == tile), None)
             if stack is None:
-                raise IllegalAction("Choose a face-up Tech tile.")
+                raise IllegalAction(N_("Choose a face-up Tech tile."))
             ix.player_takes(draft, action.house, stack)
         case Tech(op="negotiator"):
             draft.put(action.house, negotiators=house.negotiators + 1)
             draft.emit("negotiator", action.house, count=house.negotiators + 1)
         case Tech(op="trash", tile=tile):
             if tile not in house.tech:
-                raise IllegalAction("You don't own that Tech tile.")
+                raise IllegalAction(N_("You don't own that Tech tile."))
             draft.put(action.house, tech=tuple(t for t in house.tech if t != tile))
             draft.tech_trash.append(tile)
             draft.emit("tech_trash", action.house, tile=tile)
@@ -200,24 +220,26 @@ def ix_icon(draft: Draft, action: Freighter | Dreadnought | Tech) -> None:
                 # Pay 3 spice and trash it: +1 VP (Spy Satellites tile).
                 draft.gain_vp(action.house, 1, "tech", tile)
         case _:
-            raise IllegalAction("Unknown choice.")
+            raise IllegalAction(N_("Unknown choice."))
 
 
 def answer(draft: Draft, option: str) -> None:
     """The table answers the question on screen: the asking task resumes with the answer."""
     p = draft.prompt
     if p is None:
-        raise IllegalAction("There is no question to answer now.")
+        raise IllegalAction(N_("There is no question to answer now."))
     if p.number:
         try:
             value = int(option)
         except (TypeError, ValueError):
-            raise IllegalAction("Enter a whole number.") from None
+            raise IllegalAction(N_("Enter a whole number.")) from None
         if not p.minimum <= value <= p.maximum:
-            raise IllegalAction(f"Enter a number from {p.minimum} to {p.maximum}.")
+            raise IllegalAction(
+                N_("Enter a number from %(lo)s to %(hi)s."), lo=p.minimum, hi=p.maximum
+            )
         option = str(value)
     elif option not in p.options:
-        raise IllegalAction("That is not one of the choices.")
+        raise IllegalAction(N_("That is not one of the choices."))
     draft.prompt = None
     task = p.task
     draft.queue.insert(

@@ -9,191 +9,200 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from companion.rules.catalog import FACTION_NAMES
+from companion.rules.i18n import N_, Message
 from companion.rules.state import VP_TO_END, Entry, GameState, House
 
 TEMPLATES: Mapping[str, str] = {
-    "setup": "New game set up. %(first)s takes the First Player marker.",
-    "conflict": "Round %(round)s: reveal the Conflict card %(card)s (level %(level)s).",
-    "rival_swordmaster": "%(house)s's Swordmaster arrives: it has 3 Agents from now on.",
-    "defensive_bonus": "%(house)s controls %(space)s: %(what)s",
-    "agent": "%(house)s sends an Agent to %(space)s.",
-    "influence": "%(house)s: %(faction)s Influence %(old)s → %(new)s.",
-    "influence_choice": "%(house)s takes %(amount)s %(faction)s Influence.",
-    "influence_bonus": (
+    "setup": N_("New game set up. %(first)s takes the First Player marker."),
+    "conflict": N_("Round %(round)s: reveal the Conflict card %(card)s (level %(level)s)."),
+    "rival_swordmaster": N_("%(house)s's Swordmaster arrives: it has 3 Agents from now on."),
+    "defensive_bonus": N_("%(house)s controls %(space)s: %(what)s"),
+    "agent": N_("%(house)s sends an Agent to %(space)s."),
+    "influence": N_("%(house)s: %(faction)s Influence %(old)s → %(new)s."),
+    "influence_choice": N_("%(house)s takes %(amount)s %(faction)s Influence."),
+    "influence_bonus": N_(
         "%(house)s reached 4 %(faction)s Influence: take the bonus shown on the track."
     ),
-    "harvest": "%(house)s harvests %(spice)s spice at %(space)s (including %(bonus)s bonus spice).",
-    "harvest_plain": "%(house)s harvests %(spice)s spice at %(space)s.",
-    "mentat_taken": "%(house)s takes the Mentat: one more Agent this round.",
-    "mentat_claimed": (
+    "harvest": N_(
+        "%(house)s harvests %(spice)s spice at %(space)s (including %(bonus)s bonus spice)."
+    ),
+    "harvest_plain": N_("%(house)s harvests %(spice)s spice at %(space)s."),
+    "mentat_taken": N_("%(house)s takes the Mentat: one more Agent this round."),
+    "mentat_claimed": N_(
         "%(house)s takes the Mentat won in the last Conflict: one more Agent this round."
     ),
-    "mentat_won": "%(house)s will take the Mentat at the start of next round.",
-    "swordmaster": "%(house)s gains the Swordmaster: a third Agent, usable this round.",
-    "council_seat": "%(house)s takes a seat on the High Council.",
-    "secrets_steal": "%(rival)s has 4+ Intrigue cards: it gives %(house)s one of them at random.",
-    "control_bonus": "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there).",
-    "reveal": "%(house)s takes a Reveal turn.",
-    "churn": "Imperium Row churn: the dice show %(dice)s. %(what)s",
-    "voice": (
+    "mentat_won": N_("%(house)s will take the Mentat at the start of next round."),
+    "swordmaster": N_("%(house)s gains the Swordmaster: a third Agent, usable this round."),
+    "council_seat": N_("%(house)s takes a seat on the High Council."),
+    "secrets_steal": N_(
+        "%(rival)s has 4+ Intrigue cards: it gives %(house)s one of them at random."
+    ),
+    "control_bonus": N_(
+        "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there)."
+    ),
+    "reveal": N_("%(house)s takes a Reveal turn."),
+    "churn": N_("Imperium Row churn: the dice show %(dice)s. %(what)s"),
+    "voice": N_(
         "%(house)s uses The Voice on %(space)s: opponents can't go there until their next turn."
     ),
-    "adjust": "Correction: %(house)s's %(field)s %(delta)s (%(reason)s).",
-    "set_control": "Correction: %(space)s is now controlled by %(house)s.",
-    "tiebreak": "%(house)s counts for tie-breaks: %(values)s.",
-    "corner_the_market": (
+    "adjust": N_("Correction: %(house)s's %(field)s %(delta)s (%(reason)s)."),
+    "set_control": N_("Correction: %(space)s is now controlled by %(house)s."),
+    "tiebreak": N_("%(house)s counts for tie-breaks: %(values)s."),
+    "corner_the_market": N_(
         "%(house)s plays Corner the Market with %(own)s The Spice Must Flow: +%(vp)s VP."
     ),
-    "hagal_reshuffle": "Shuffle all %(cards)s House Hagal cards into a new deck.",
-    "hagal_reshuffle_card": "Reshuffle card: shuffle all House Hagal cards and reveal again.",
-    "hagal_skip": "%(house)s reveals %(card)s: %(reason)s, reveal another card.",
-    "rival_blocked": "%(house)s finds no free space on any card and places no Agent this round.",
-    "rival_agent": "%(house)s reveals %(card)s: Agent to %(space)s.",
-    "recruit": "%(house)s recruits %(troops)s troops.",
-    "recruit_one": "%(house)s recruits 1 troop.",
-    "deploy": "%(house)s deploys %(troops)s troops to the Conflict.",
-    "deploy_one": "%(house)s deploys 1 troop to the Conflict.",
-    "expert_hold": "%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison.",
-    "expert_hold_one": "%(house)s leads by 4 or more: it keeps 1 troop in its garrison.",
+    "hagal_reshuffle": N_("Shuffle all %(cards)s House Hagal cards into a new deck."),
+    "hagal_reshuffle_card": N_("Reshuffle card: shuffle all House Hagal cards and reveal again."),
+    "hagal_skip": N_("%(house)s reveals %(card)s: %(reason)s, reveal another card."),
+    "rival_blocked": N_(
+        "%(house)s finds no free space on any card and places no Agent this round."
+    ),
+    "rival_agent": N_("%(house)s reveals %(card)s: Agent to %(space)s."),
+    "recruit": N_("%(house)s recruits %(troops)s troops."),
+    "recruit_one": N_("%(house)s recruits 1 troop."),
+    "deploy": N_("%(house)s deploys %(troops)s troops to the Conflict."),
+    "deploy_one": N_("%(house)s deploys 1 troop to the Conflict."),
+    "expert_hold": N_("%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison."),
+    "expert_hold_one": N_("%(house)s leads by 4 or more: it keeps 1 troop in its garrison."),
     # Rulings where they apply (companion/rules/rulings.py).
-    "ruling_hagal_dreadnought": (
+    "ruling_hagal_dreadnought": N_(
         "Ruling: %(house)s's dreadnought takes control like any Rival's (Rise of Ix p.8); "
         "House Hagal gets no bonus from it."
     ),
-    "ruling_hagal_dreadnought_home": (
+    "ruling_hagal_dreadnought_home": N_(
         "Ruling (this game's setting): %(house)s never claims control (rulebook p.19); its "
         "dreadnought returns to the garrison."
     ),
-    "ruling_dreadnought_swords": (
+    "ruling_dreadnought_swords": N_(
         "Ruling: %(house)s has only dreadnoughts in the Conflict and still reveals a card "
         "for swords (Rise of Ix p.6: your swords still count)."
     ),
-    "ruling_dreadnought_no_swords": (
+    "ruling_dreadnought_no_swords": N_(
         "Ruling (this game's setting): %(house)s has no troop in the Conflict, so no card "
         "for swords (rulebook p.19)."
     ),
-    "ruling_epic_rivals": (
+    "ruling_epic_rivals": N_(
         "Ruling: in this Epic game each Rival with 3 garrison troops starts with 5, and "
         "every Rival draws an Intrigue card (Rise of Ix p.10: each player)."
     ),
-    "ruling_epic_rivals_standard": (
+    "ruling_epic_rivals_standard": N_(
         "Ruling (this game's setting): the Rivals start as in a standard game, without the "
         "Epic troops and Intrigue card."
     ),
-    "signet": "%(house)s uses its Signet ability (%(leader)s)%(outcome)s.",
-    "rival_harvest": "%(house)s harvests %(space)s: %(what)s",
-    "swords": "%(house)s's combat bonus: %(card)s shows %(swords)s swords.",
-    "swords_one": "%(house)s's combat bonus: %(card)s shows 1 sword.",
-    "strength": "%(house)s's strength: %(strength)s.",
-    "phase": "Phase 3: Combat.",
-    "combat": "Combat for %(card)s: %(result)s",
-    "combat_none": "Combat for %(card)s: nobody is in the Conflict, nobody takes a reward.",
-    "control_removed": "House Hagal wins: remove %(house)s's Control marker from %(space)s.",
-    "reward": "%(house)s takes the %(place)s-place reward of %(card)s.",
-    "take": "%(house)s, take %(what)s",
-    "reward_choice": "%(house)s takes %(reward)s.",
-    "control": "%(house)s places a Control marker on %(space)s.",
-    "makers": "Phase 4: add 1 bonus spice to %(spaces)s.",
-    "makers_none": "Phase 4: no bonus spice this round, every Maker space has an Agent.",
-    "recall": "Phase 5: recall Agents, return the Mentat; %(first)s is now First Player.",
-    "game_end": "The game ends: %(why)s",
-    "alliance": "%(house)s takes the %(faction)s Alliance%(previous)s.",
-    "exchange": "%(house)s spends %(paid)s %(resource)s for %(vp)s VP.",
-    "exchange_intrigue": "%(house)s spends %(paid)s Intrigue cards for %(vp)s VP.",
-    "acquire": "%(house)s buys %(card)s (copy %(copy)s)%(moved)s.",
+    "signet": N_("%(house)s uses its Signet ability (%(leader)s)%(outcome)s."),
+    "rival_harvest": N_("%(house)s harvests %(space)s: %(what)s"),
+    "swords": N_("%(house)s's combat bonus: %(card)s shows %(swords)s swords."),
+    "swords_one": N_("%(house)s's combat bonus: %(card)s shows 1 sword."),
+    "strength": N_("%(house)s's strength: %(strength)s."),
+    "phase": N_("Phase 3: Combat."),
+    "combat": N_("Combat for %(card)s: %(result)s"),
+    "combat_none": N_("Combat for %(card)s: nobody is in the Conflict, nobody takes a reward."),
+    "control_removed": N_("House Hagal wins: remove %(house)s's Control marker from %(space)s."),
+    "reward": N_("%(house)s takes the %(place)s-place reward of %(card)s."),
+    "take": N_("%(house)s, take %(what)s"),
+    "reward_choice": N_("%(house)s takes %(reward)s."),
+    "control": N_("%(house)s places a Control marker on %(space)s."),
+    "makers": N_("Phase 4: add 1 bonus spice to %(spaces)s."),
+    "makers_none": N_("Phase 4: no bonus spice this round, every Maker space has an Agent."),
+    "recall": N_("Phase 5: recall Agents, return the Mentat; %(first)s is now First Player."),
+    "game_end": N_("The game ends: %(why)s"),
+    "alliance": N_("%(house)s takes the %(faction)s Alliance%(previous)s."),
+    "exchange": N_("%(house)s spends %(paid)s %(resource)s for %(vp)s VP."),
+    "exchange_intrigue": N_("%(house)s spends %(paid)s Intrigue cards for %(vp)s VP."),
+    "acquire": N_("%(house)s buys %(card)s (copy %(copy)s)%(moved)s."),
     # Rise of Ix. A few kinds have a second wording: `describe` picks it by the entry's data.
-    "agent_infiltrate": (
+    "agent_infiltrate": N_(
         "%(house)s sends an Agent to %(space)s with Infiltration, past the enemy Agent there."
     ),
-    "deploy_units": "%(house)s deploys %(units)s to the Conflict.",
-    "tech_up": "Tech stack %(stack)s: %(tile)s is now face up.",
-    "tech_trash_unmarked": (
+    "deploy_units": N_("%(house)s deploys %(units)s to the Conflict."),
+    "tech_up": N_("Tech stack %(stack)s: %(tile)s is now face up."),
+    "tech_trash_unmarked": N_(
         "No face-up Tech tile has the House Hagal mark: trash %(tile)s from stack %(stack)s "
         "and turn up the next tile."
     ),
-    "tech": "%(house)s acquires the Tech tile %(tile)s (stack %(stack)s).",
-    "tech_paid": "%(house)s %(paid)s for %(tile)s%(where)s.",
-    "tech_none": (
+    "tech": N_("%(house)s acquires the Tech tile %(tile)s (stack %(stack)s)."),
+    "tech_paid": N_("%(house)s %(paid)s for %(tile)s%(where)s."),
+    "tech_none": N_(
         "%(house)s gets nothing from the Tech icon: no Tech tile it can afford, or no troop "
         "in supply for a Negotiator."
     ),
-    "negotiator": (
+    "negotiator": N_(
         "%(house)s places a troop from supply on Ix as a Negotiator (%(count)s there now)."
     ),
-    "negotiators_back": (
+    "negotiators_back": N_(
         "%(house)s returns %(negotiators)s from Ix to supply: %(count)s spice off the Tech tile."
     ),
-    "tech_flip": "%(house)s flips %(tile)s face down%(why)s.",
-    "freighter": "%(house)s advances their Freighter to step %(step)s of the Shipping track.",
-    "freighter_recall": (
+    "tech_flip": N_("%(house)s flips %(tile)s face down%(why)s."),
+    "freighter": N_("%(house)s advances their Freighter to step %(step)s of the Shipping track."),
+    "freighter_recall": N_(
         "%(house)s recalls their Freighter from step %(step)s to the bottom of the Shipping "
         "track and collects the rewards of that step and every step below it."
     ),
-    "dividends": "%(house)s takes Dividends: %(what)s",
-    "transports": (
+    "dividends": N_("%(house)s takes Dividends: %(what)s"),
+    "transports": N_(
         "%(house)s's Troop Transports: it deploys the %(troops)s troops from the Shipping "
         "track straight to the Conflict."
     ),
-    "transports_one": (
+    "transports_one": N_(
         "%(house)s's Troop Transports: it deploys the 1 troop from the Shipping track "
         "straight to the Conflict."
     ),
-    "transports_player": (
+    "transports_player": N_(
         "%(house)s's Troop Transports: %(troops)s troops from the Shipping track; you may "
         "deploy them to the Conflict."
     ),
-    "commission": "%(house)s commissions a dreadnought: from supply to the garrison.",
-    "dreadnought_home": "%(house)s returns %(dreadnoughts)s from the Conflict to the garrison.",
-    "detonate": (
+    "commission": N_("%(house)s commissions a dreadnought: from supply to the garrison."),
+    "dreadnought_home": N_("%(house)s returns %(dreadnoughts)s from the Conflict to the garrison."),
+    "detonate": N_(
         "%(house)s uses Detonation Devices: the dreadnought goes back to supply instead of "
         "taking control, +1 VP."
     ),
-    "post": (
+    "post": N_(
         "%(house)s's dreadnought takes control of %(space)s until the end of the next "
         "Combat%(covers)s."
     ),
-    "post_end": (
+    "post_end": N_(
         "%(house)s's dreadnought leaves %(space)s and returns to the garrison%(uncovers)s."
     ),
-    "offer": "%(house)s pays %(cost)s for %(vp)s VP.",
-    "tech_income": "%(house)s gains %(what)s from %(tile)s.",
-    "tech_vp": "Endgame: %(house)s scores 1 VP for %(tile)s.",
-    "spy_satellites": "%(house)s pays 3 spice and trashes Spy Satellites: +1 VP.",
-    "tech_trash": "%(house)s trashes the Tech tile %(tile)s%(vp)s.",
+    "offer": N_("%(house)s pays %(cost)s for %(vp)s VP."),
+    "tech_income": N_("%(house)s gains %(what)s from %(tile)s."),
+    "tech_vp": N_("Endgame: %(house)s scores 1 VP for %(tile)s."),
+    "spy_satellites": N_("%(house)s pays 3 spice and trashes Spy Satellites: +1 VP."),
+    "tech_trash": N_("%(house)s trashes the Tech tile %(tile)s%(vp)s."),
     # What to change on the board after Undo or Redo (`changes.board_changes`); a house's
     # changes are phrases the table screen joins after the house's name.
-    "board_round_back": "Back to Round %(round)s.",
-    "board_round_on": "On to Round %(round)s.",
-    "board_conflict_back": "Put the Conflict card %(card)s back on top of the Conflict deck.",
-    "board_conflict_reveal": "Reveal the Conflict card %(card)s.",
-    "board_hagal_back": "Put these House Hagal cards back on top of their deck: %(cards)s.",
-    "board_bonus_spice": "Bonus spice on %(space)s: %(old)s → %(new)s.",
-    "board_agent_off": "take the Agent back from %(space)s",
-    "board_agent_on": "put an Agent on %(space)s",
-    "board_troops_less": "remove %(n)s troops from the Conflict",
-    "board_troops_less_one": "remove 1 troop from the Conflict",
-    "board_troops_more": "put %(n)s troops in the Conflict",
-    "board_troops_more_one": "put 1 troop in the Conflict",
-    "board_garrison_less": "take %(n)s troops out of the garrison",
-    "board_garrison_less_one": "take 1 troop out of the garrison",
-    "board_garrison_more": "put %(n)s troops in the garrison",
-    "board_garrison_more_one": "put 1 troop in the garrison",
-    "board_vp": "move the VP marker from %(old)s to %(new)s",
-    "board_influence": "move the %(faction)s Influence cube from %(old)s to %(new)s",
-    "board_count": "%(field)s %(old)s → %(new)s",
-    "board_mentat_off": "return the Mentat to its space",
-    "board_mentat_on": "take the Mentat",
-    "board_swordmaster_off": "put the Swordmaster back",
-    "board_swordmaster_on": "take the Swordmaster",
-    "board_council_seat_off": "take the High Council seat marker back",
-    "board_council_seat_on": "put a marker on a High Council seat",
-    "board_tech_off": "give back the Tech tile %(tile)s",
-    "board_tech_on": "take the Tech tile %(tile)s",
-    "board_control_off": "remove the Control marker from %(space)s",
-    "board_control_on": "put a Control marker on %(space)s",
-    "board_alliance_off": "give back the %(faction)s Alliance",
-    "board_alliance_on": "take the %(faction)s Alliance",
-    "board_first": "take the First Player marker",
+    "board_round_back": N_("Back to Round %(round)s."),
+    "board_round_on": N_("On to Round %(round)s."),
+    "board_conflict_back": N_("Put the Conflict card %(card)s back on top of the Conflict deck."),
+    "board_conflict_reveal": N_("Reveal the Conflict card %(card)s."),
+    "board_hagal_back": N_("Put these House Hagal cards back on top of their deck: %(cards)s."),
+    "board_bonus_spice": N_("Bonus spice on %(space)s: %(old)s → %(new)s."),
+    "board_agent_off": N_("take the Agent back from %(space)s"),
+    "board_agent_on": N_("put an Agent on %(space)s"),
+    "board_troops_less": N_("remove %(n)s troops from the Conflict"),
+    "board_troops_less_one": N_("remove 1 troop from the Conflict"),
+    "board_troops_more": N_("put %(n)s troops in the Conflict"),
+    "board_troops_more_one": N_("put 1 troop in the Conflict"),
+    "board_garrison_less": N_("take %(n)s troops out of the garrison"),
+    "board_garrison_less_one": N_("take 1 troop out of the garrison"),
+    "board_garrison_more": N_("put %(n)s troops in the garrison"),
+    "board_garrison_more_one": N_("put 1 troop in the garrison"),
+    "board_vp": N_("move the VP marker from %(old)s to %(new)s"),
+    "board_influence": N_("move the %(faction)s Influence cube from %(old)s to %(new)s"),
+    "board_count": N_("%(field)s %(old)s → %(new)s"),
+    "board_mentat_off": N_("return the Mentat to its space"),
+    "board_mentat_on": N_("take the Mentat"),
+    "board_swordmaster_off": N_("put the Swordmaster back"),
+    "board_swordmaster_on": N_("take the Swordmaster"),
+    "board_council_seat_off": N_("take the High Council seat marker back"),
+    "board_council_seat_on": N_("put a marker on a High Council seat"),
+    "board_tech_off": N_("give back the Tech tile %(tile)s"),
+    "board_tech_on": N_("take the Tech tile %(tile)s"),
+    "board_control_off": N_("remove the Control marker from %(space)s"),
+    "board_control_on": N_("put a Control marker on %(space)s"),
+    "board_alliance_off": N_("give back the %(faction)s Alliance"),
+    "board_alliance_on": N_("take the %(faction)s Alliance"),
+    "board_first": N_("take the First Player marker"),
 }
 # Wordings with a twin for a count of one (kind + "_one"), by the field that counts.
 ONE = {
@@ -208,40 +217,44 @@ ONE = {
     ),
 }
 SKIP_REASONS = {
-    "occupied": "the space is taken",
-    "no_bonus_spice": "no Maker space with bonus spice is free",
-    "not_on_board": "that space is not in this game",
-    "two_dreadnoughts": "it already has both dreadnoughts",
-    "needs_influence": "Interstellar Shipping needs 2 Spacing Guild Influence",
+    "occupied": N_("the space is taken"),
+    "no_bonus_spice": N_("no Maker space with bonus spice is free"),
+    "not_on_board": N_("that space is not in this game"),
+    "two_dreadnoughts": N_("it already has both dreadnoughts"),
+    "needs_influence": N_("Interstellar Shipping needs 2 Spacing Guild Influence"),
 }
 # The numbers a correction changes, in words.
 FIELD_NAMES = {
-    "vp": "VP",
-    "influence:emperor": "Emperor Influence",
-    "influence:spacing_guild": "Spacing Guild Influence",
-    "influence:bene_gesserit": "Bene Gesserit Influence",
-    "influence:fremen": "Fremen Influence",
-    "solari": "Solari",
-    "spice": "spice",
-    "water": "water",
-    "intrigue": "Intrigue cards",
-    "garrison": "troops in the garrison",
-    "troops": "troops in the Conflict",
-    "swords": "swords",
-    "strength": "strength",
-    "freighter": "Freighter step",
-    "negotiators": "Negotiators on Ix",
-    "dn_garrison": "dreadnoughts in the garrison",
-    "dn_conflict": "dreadnoughts in the Conflict",
+    "vp": N_("VP"),
+    "influence:emperor": N_("Emperor Influence"),
+    "influence:spacing_guild": N_("Spacing Guild Influence"),
+    "influence:bene_gesserit": N_("Bene Gesserit Influence"),
+    "influence:fremen": N_("Fremen Influence"),
+    "solari": N_("Solari"),
+    "spice": N_("spice"),
+    "water": N_("water"),
+    "intrigue": N_("Intrigue cards"),
+    "garrison": N_("troops in the garrison"),
+    "troops": N_("troops in the Conflict"),
+    "swords": N_("swords"),
+    "strength": N_("strength"),
+    "freighter": N_("Freighter step"),
+    "negotiators": N_("Negotiators on Ix"),
+    "dn_garrison": N_("dreadnoughts in the garrison"),
+    "dn_conflict": N_("dreadnoughts in the Conflict"),
 }
 # Why a correction was made.
-ADJUST_REASONS = {"manual": "by hand", "card": "card effect", "endgame": "Endgame card"}
-PLACE_NAMES = {"first": "1st", "second": "2nd", "third": "3rd"}
+ADJUST_REASONS = {
+    "manual": N_("by hand"),
+    "card": N_("card effect"),
+    "endgame": N_("Endgame card"),
+}
+PLACE_NAMES = {"first": N_("1st"), "second": N_("2nd"), "third": N_("3rd")}
 # What flipping a Tech tile does, where the log line should say it (Ix rulebook p.9).
 FLIP_REASONS = {
-    "flagship": ", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict",
-    "training_drones": " to recruit 1 troop",
-    "invasion_ships": " to send its Agent to a space an enemy Agent holds",
+    "flagship": N_(", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict"),
+    "training_drones": N_(" to recruit 1 troop"),
+    "invasion_ships": N_(" to send its Agent to a space an enemy Agent holds"),
 }
 
 
@@ -255,7 +268,8 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
     if "space" in data:
         values["space"] = names.space(data["space"])
     if "faction" in data:
-        values["faction"] = FACTION_NAMES.get(str(data["faction"]), str(data["faction"]))
+        faction = str(data["faction"])
+        values["faction"] = Message(FACTION_NAMES[faction]) if faction in FACTION_NAMES else faction
     if "card" in data:
         values["card"] = names.card(data["card"])
     details = _DETAILS.get(entry.kind)
@@ -312,8 +326,8 @@ def _first_player(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _defensive_bonus(entry: Entry, data: Data, names: _Names) -> Data:
     if data.get("deployed"):
-        return {"what": "it deploys 1 troop from supply to the Conflict."}
-    return {"what": "you may deploy 1 troop from your supply to the Conflict."}
+        return {"what": Message(N_("it deploys 1 troop from supply to the Conflict."))}
+    return {"what": Message(N_("you may deploy 1 troop from your supply to the Conflict."))}
 
 
 def _control_bonus(entry: Entry, data: Data, names: _Names) -> Data:
@@ -332,7 +346,7 @@ def _churn(entry: Entry, data: Data, names: _Names) -> Data:
     positions = _items(data.get("positions"))
     dice = _dice(entry, data, names)
     if not positions:
-        return {**dice, "what": "Nothing to trash (6s are ignored)."}
+        return {**dice, "what": Message(N_("Nothing to trash (6s are ignored)."))}
     one = len(positions) == 1
     return {
         **dice,
@@ -342,21 +356,26 @@ def _churn(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"reason": SKIP_REASONS.get(str(data.get("reason")), str(data.get("reason")))}
+    reason = str(data.get("reason"))
+    return {"reason": Message(SKIP_REASONS[reason]) if reason in SKIP_REASONS else reason}
 
 
 def _signet(entry: Entry, data: Data, names: _Names) -> Data:
     leader = names.catalog.leaders.get(str(data.get("leader")))
     return {
         "leader": leader.signet_name if leader else data.get("leader"),
-        "outcome": "" if data.get("done") else ", but can't pay for it",
+        "outcome": "" if data.get("done") else Message(N_(", but can't pay for it")),
     }
 
 
 def _rival_harvest(entry: Entry, data: Data, names: _Names) -> Data:
     if data.get("spice"):
-        return {"what": f"it gains {data.get('spice')} spice."}
-    return {"what": f"return its {data.get('bonus')} bonus spice to the bank."}
+        return {"what": Message(N_("it gains %(spice)s spice."), spice=data.get("spice"))}
+    return {
+        "what": Message(
+            N_("return its %(bonus)s bonus spice to the bank."), bonus=data.get("bonus")
+        )
+    }
 
 
 def _combat(entry: Entry, data: Data, names: _Names) -> Data:
@@ -394,8 +413,9 @@ def _makers(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _game_end(entry: Entry, data: Data, names: _Names) -> Data:
     if data.get("reason") == "vp":
-        return {"why": f"someone reached {data.get('goal', VP_TO_END)} VP."}
-    return {"why": "the Conflict deck is empty."}
+        goal = data.get("goal", VP_TO_END)
+        return {"why": Message(N_("someone reached %(goal)s VP."), goal=goal)}
+    return {"why": Message(N_("the Conflict deck is empty."))}
 
 
 def _alliance(entry: Entry, data: Data, names: _Names) -> Data:
@@ -416,14 +436,19 @@ def _acquire(entry: Entry, data: Data, names: _Names) -> Data:
 def _adjust(entry: Entry, data: Data, names: _Names) -> Data:
     delta = data.get("delta")
     return {
-        "field": FIELD_NAMES.get(str(data.get("field")), data.get("field")),
+        "field": _named(FIELD_NAMES, data.get("field")),
         "delta": f"{delta:+d}" if isinstance(delta, int) else delta,
-        "reason": ADJUST_REASONS.get(str(data.get("reason")), data.get("reason")),
+        "reason": _named(ADJUST_REASONS, data.get("reason")),
     }
 
 
 def _board_count(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"field": FIELD_NAMES.get(str(data.get("field")), data.get("field"))}
+    return {"field": _named(FIELD_NAMES, data.get("field"))}
+
+
+def _named(words: Mapping[str, str], key: object) -> object:
+    """The marked word for `key` (a Message, which the web translates), or `key` itself."""
+    return Message(words[str(key)]) if str(key) in words else key
 
 
 def _hagal_cards(entry: Entry, data: Data, names: _Names) -> Data:
@@ -474,16 +499,16 @@ def _negotiators_back(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _tech_flip(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"why": FLIP_REASONS.get(str(data.get("tile")), " to use it")}
+    return {"why": Message(FLIP_REASONS.get(str(data.get("tile")), N_(" to use it")))}
 
 
 def _dividends(entry: Entry, data: Data, names: _Names) -> Data:
     taker = _house(names.state, entry.house)
     if taker is not None and taker.kind == "hagal":
-        return {"what": "House Hagal keeps no Solari; each player gains 1 Solari."}
+        return {"what": Message(N_("House Hagal keeps no Solari; each player gains 1 Solari."))}
     if taker is not None and taker.is_human:
-        return {"what": "take 5 Solari from the bank; everyone else gains 1 Solari."}
-    return {"what": "it gains 5 Solari; everyone else gains 1 Solari."}
+        return {"what": Message(N_("take 5 Solari from the bank; everyone else gains 1 Solari."))}
+    return {"what": Message(N_("it gains 5 Solari; everyone else gains 1 Solari."))}
 
 
 def _dreadnought_home(entry: Entry, data: Data, names: _Names) -> Data:
@@ -495,15 +520,21 @@ def _post(entry: Entry, data: Data, names: _Names) -> Data:
     if not covered:
         return {"covers": ""}
     if covered == entry.house:
-        return {"covers": ", covering their own Control marker"}
-    return {"covers": f", covering {names.house(covered)}'s Control marker"}
+        return {"covers": Message(N_(", covering their own Control marker"))}
+    return {
+        "covers": Message(N_(", covering %(house)s's Control marker"), house=names.house(covered))
+    }
 
 
 def _post_end(entry: Entry, data: Data, names: _Names) -> Data:
     uncovered = data.get("uncovers")
     if not uncovered:
         return {"uncovers": ""}
-    return {"uncovers": f"; {names.house(uncovered)}'s Control marker there counts again"}
+    return {
+        "uncovers": Message(
+            N_("; %(house)s's Control marker there counts again"), house=names.house(uncovered)
+        )
+    }
 
 
 def _offer(entry: Entry, data: Data, names: _Names) -> Data:
@@ -518,7 +549,7 @@ def _tech_income(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _tech_trash(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"vp": ": +1 VP" if data.get("tile") == "spy_satellites" else ""}
+    return {"vp": Message(N_(": +1 VP")) if data.get("tile") == "spy_satellites" else ""}
 
 
 # The values a kind of log entry needs beyond its data and the names of what it refers to.

@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion import services
 from companion.stats.store import stats_cli
-from companion.web import assets, cards, games, history, scan
+from companion.web import assets, cards, games, history, language, scan
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer
 
@@ -24,6 +24,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(scan.bp)
     app.register_blueprint(history.bp)
     app.cli.add_command(stats_cli)
+    language.install(app)
     app.after_request(add_vary)
     app.after_request(_security_headers)
     assets.install(app)  # compression, static URLs with versions, the manifest

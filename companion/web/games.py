@@ -18,6 +18,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
+from companion.web.language import refusal
 from companion.web.present import page
 from companion.web.present.round_end import round_end as present_round_end
 
@@ -89,7 +90,7 @@ def create() -> ResponseReturnValue:
         setup = forms.setup_from(form, seed=secrets.randbelow(2**31))
         game_id = services.create_game(setup, catalog())
     except IllegalAction as exc:
-        return _new_form(form, str(exc), 422)
+        return _new_form(form, refusal(exc), 422)
     return redirect(url_for("games.setup", game_id=game_id), 303)
 
 
@@ -139,7 +140,7 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
         message = _("The game changed on another screen (or you tapped twice): here it is now.")
         return _fresh(game_id, message, 409, on_fix_page)
     except IllegalAction as exc:
-        return _fresh(game_id, str(exc), 422, on_fix_page)
+        return _fresh(game_id, refusal(exc), 422, on_fix_page)
     if not is_htmx():
         if on_fix_page:
             return redirect(url_for("games.fix", game_id=game_id), 303)

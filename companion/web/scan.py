@@ -21,6 +21,7 @@ from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
 from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
 from companion.web.htmx import error_answer, is_htmx
+from companion.web.language import refusal
 
 bp = Blueprint("scan", __name__)
 KINDS = (
@@ -368,7 +369,7 @@ def buy(game_id: int) -> ResponseReturnValue:
         offers = (
             [_offer(fresh.state, card_id, copy)] if card_id in fresh.state.catalog.cards else []
         )
-        return _buy_page(fresh, offers, [], str(exc), status=422)
+        return _buy_page(fresh, offers, [], refusal(exc), status=422)
     if not is_htmx():
         return redirect(url_for("scan.buy_page", game_id=game_id), 303)
     return _buy_page(view, [], [], None)

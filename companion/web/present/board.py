@@ -9,6 +9,7 @@ from companion.cards.search import resources_text
 from companion.rules.catalog import FACTION_NAMES, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
+from companion.web.language import translated
 from companion.web.present.views import Chip, SpaceView, chip
 
 AREAS = (
@@ -111,7 +112,7 @@ def spaces(state: GameState) -> list[SpaceView]:
                 control_bonus=control_bonus_text(space),
                 combat=space.combat,
                 voice=chip_of(state.voice.get(space.id)),
-                problem=problem,
+                problem=translated(problem) if problem else None,
                 tappable=human_turn and problem is None,
                 dreadnought=chip_of(post.house) if post else None,
                 covered=chip_of(state.control.get(space.id)) if post else None,

@@ -11,6 +11,7 @@ from companion.rules.changes import board_changes
 from companion.rules.rulings import RULING_ITEMS, is_ruling
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
+from companion.web.language import translated as local
 from companion.web.present.views import RivalTurn
 
 # Log lines that belong to the rival turn they follow.
@@ -50,6 +51,10 @@ def sentence(entry: Entry, state: GameState, translations: Translations) -> str:
     """A log entry in the reader's language (the template is the message id)."""
     template, values = describe(entry, state)
     translated: str = translations.ugettext(template)
+    # The engine's words among the values (Messages) in the reader's language too.
+    values = {
+        k: local(v, translations.ugettext) if isinstance(v, str) else v for k, v in values.items()
+    }
     try:
         return translated % values
     except (KeyError, TypeError, ValueError):

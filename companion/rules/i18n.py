@@ -1,0 +1,26 @@
+"""Marking the engine's player-facing words for translation, without importing Flask."""
+
+from __future__ import annotations
+
+
+def N_(message: str) -> str:
+    """Mark `message` for `pybabel extract`; the web layer translates it where it is shown."""
+    return message
+
+
+class Message(str):
+    """English text that keeps its template and values, so the web can translate it.
+
+    It is the filled-in English string everywhere a string is expected; `template` (marked
+    with N_ where it is written) is the message id, and a value that is itself a Message
+    (an engine word such as a Faction's name) is translated too.
+    """
+
+    template: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, **values: object) -> Message:
+        text = super().__new__(cls, template % values if values else template)
+        text.template = template
+        text.values = values
+        return text
