@@ -208,23 +208,25 @@ def _finder_runs(binary: Gray, tolerance: float, min_run: int) -> tuple[Ints, Fl
     s, e = edges[0::2], edges[1::2]
     if s.size < 3:
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
-    l0 = e[:-2] - s[:-2]
-    l1 = s[1:-1] - e[:-2]
-    l2 = e[1:-1] - s[1:-1]
-    l3 = s[2:] - e[1:-1]
-    l4 = e[2:] - s[2:]
+    # Most dark runs are one or two pixels of texture: a core (3 modules) of at least
+    # 2 pixels and at least three quarters of each neighbouring light run is needed for
+    # any 1:1:3:1:1 within the tolerance, so only those are measured further.
+    core = e[1:-1] - s[1:-1]
+    idx = np.flatnonzero(core >= 2) + 1  # index of the core's dark run
+    s0, e0, s1, e1, s2, e2 = s[idx - 1], e[idx - 1], s[idx], e[idx], s[idx + 1], e[idx + 1]
+    l0, l1, l2, l3, l4 = e0 - s0, s1 - e0, e1 - s1, s2 - e1, e2 - s2
     total = l0 + l1 + l2 + l3 + l4
     # |run - module| < tolerance * module, with module = total / 7, in integers.
     v = total * tolerance
     ok = (total >= min_run) & (np.abs(7 * l2 - 3 * total) < 3 * v)
     for run in (l0, l1, l3, l4):
         ok &= np.abs(7 * run - total) < v
-    idx = np.flatnonzero(ok)
-    row = s[idx] // (w + 1)
-    same = row == (e[idx + 2] - 1) // (w + 1)
-    idx, row = idx[same], row[same]
-    centre = (s[idx + 1] + e[idx + 1] - 1) / 2.0 - row * (w + 1)
-    return row, centre, total[idx] / 7.0
+    hit = np.flatnonzero(ok)
+    row = s0[hit] // (w + 1)
+    same = row == (e2[hit] - 1) // (w + 1)
+    hit, row = hit[same], row[same]
+    centre = (s1[hit] + e1[hit] - 1) / 2.0 - row * (w + 1)
+    return row, centre, total[hit] / 7.0
 
 
 def _finders(binary: Gray, tolerance: float, min_run: int) -> _Finders:
@@ -494,10 +496,15 @@ def _find_alignment(
 
 
 def _homography(
-    gray: Gray, finders: _Finders, triple: _Triple, size: int, alignment: bool
+    gray: Gray,
+    h: NDArray[np.float64],
+    finders: _Finders,
+    triple: _Triple,
+    size: int,
+    alignment: bool,
 ) -> NDArray[np.float64]:
-    """Module coordinates (0..size) -> image pixels, from the finders (and alignment)."""
-    h = _affine(finders, triple, size)
+    """Module coordinates (0..size) -> image pixels: the finders' affine grid `h`,
+    corrected by the alignment pattern when one is found (else `h` itself)."""
     if not alignment or size < 25:
         return h
     corner = size - 6.5
@@ -582,6 +589,53 @@ def _decoder() -> cv2.QRCodeDetector:
     return detector
 
 
+def _bch_format_codes() -> NDArray[np.int64]:
+    """The 32 valid 15-bit format words (error level and mask, BCH(15,5), masked)."""
+    words = []
+    for data in range(32):
+        remainder = data << 10
+        for bit in range(14, 9, -1):
+            if remainder & (1 << bit):
+                remainder ^= 0x537 << (bit - 10)
+        words.append(((data << 10) | remainder) ^ 0x5412)
+    return np.array(words, np.int64)
+
+
+_FORMAT_CODES: Final = _bch_format_codes()
+_FORMAT_WEIGHTS: Final = 1 << np.arange(14, -1, -1)
+
+
+def _format_words(bits: NDArray[np.bool_]) -> tuple[int, int]:
+    """The two copies of the format information, most significant bit first."""
+    n = bits.shape[0]
+    first = [bits[8, x] for x in (0, 1, 2, 3, 4, 5, 7, 8)] + [
+        bits[y, 8] for y in (7, 5, 4, 3, 2, 1, 0)
+    ]
+    second = [bits[y, 8] for y in range(n - 1, n - 8, -1)] + [bits[8, x] for x in range(n - 8, n)]
+    return (
+        int(np.dot(np.array(first, np.int64), _FORMAT_WEIGHTS)),
+        int(np.dot(np.array(second, np.int64), _FORMAT_WEIGHTS)),
+    )
+
+
+def _format_readable(bits: NDArray[np.bool_]) -> bool:
+    """Whether the format information looks real: one copy within a bit of a valid word,
+    or both copies nearest the same valid word, each within 3 bits.
+
+    A cheap test before OpenCV's full decode: random modules (a wrong candidate or a
+    wrong size) pass it a few times in a hundred.
+    """
+    nearest: list[tuple[int, int]] = []
+    for word in _format_words(bits):
+        distance = [bin(word ^ int(code)).count("1") for code in _FORMAT_CODES]
+        best = min(distance)
+        if best <= 1:
+            return True
+        nearest.append((best, distance.index(best)))
+    (d1, w1), (d2, w2) = nearest
+    return w1 == w2 and max(d1, d2) <= 3
+
+
 def _read_modules(bits: NDArray[np.bool_]) -> str:
     """Payload of a clean module grid (True dark), or "" when OpenCV cannot read it."""
     size = bits.shape[0]
@@ -606,18 +660,32 @@ class _Read:
 
 def _read(
     gray: Gray, finders: _Finders, triple: _Triple, size: int, options: Options
-) -> _Read | None:
-    """Sample, threshold and decode one candidate code of known size."""
-    h = _homography(gray, finders, triple, size, options.alignment)
-    cells = _sample(gray, h, size)
-    for bits in _thresholds(cells, options):
-        text = _read_modules(bits)
-        if text:
-            quad = np.array([[[0, 0], [size, 0], [size, size], [0, size]]], np.float64)
-            pts = cv2.perspectiveTransform(quad, h)[0]
-            corners = tuple((float(x), float(y)) for x, y in pts)
-            return _Read(text, corners, (triple.tl, triple.tr, triple.bl))
-    return None
+) -> tuple[_Read | None, bool]:
+    """Sample, threshold and decode one candidate code of known size.
+
+    Also says whether the candidate looked like a code (its format information read)
+    when it did not decode. When the alignment pattern moved the grid and nothing read,
+    the finders' own affine grid is tried too: a look-alike in the data can pull the
+    alignment search off the real pattern.
+    """
+    affine = _affine(finders, triple, size)
+    grids = [_homography(gray, affine, finders, triple, size, options.alignment)]
+    if grids[0] is not affine:
+        grids.append(affine)
+    plausible = False
+    for h in grids:
+        cells = _sample(gray, h, size)
+        for bits in _thresholds(cells, options):
+            if not _format_readable(bits):
+                continue
+            plausible = True
+            text = _read_modules(bits)
+            if text:
+                quad = np.array([[[0, 0], [size, 0], [size, size], [0, size]]], np.float64)
+                pts = cv2.perspectiveTransform(quad, h)[0]
+                corners = tuple((float(x), float(y)) for x, y in pts)
+                return _Read(text, corners, (triple.tl, triple.tr, triple.bl)), True
+    return None, plausible
 
 
 def _binarize(gray: Gray, block: int, offset: float) -> Gray:
@@ -649,9 +717,9 @@ def _scan(gray: Gray, block: int, offset: float, options: Options) -> tuple[list
     for t, (_, size) in sorted(best.items(), key=lambda item: -item[1][0]):
         if used & {t.tl, t.tr, t.bl}:
             continue
-        read = _read(gray, f, t, size, options)
+        read, plausible = _read(gray, f, t, size, options)
         if read is None:
-            failed += 1
+            failed += plausible
         else:
             reads.append(read)
             used.update(read.finders)
