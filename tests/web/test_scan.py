@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import io
+import json
+import re
 
 import cv2
 import pytest
@@ -286,3 +289,112 @@ def test_a_photo_that_finds_every_slot_taken_is_answered_503(client, monkeypatch
             vision._slots.release()
     assert response.status_code == 503
     assert "try again in a moment" in response.get_data(as_text=True)
+
+
+# -- feedback for every scan and purchase outcome (issue 20) --------------------------------
+
+
+def outcome_lines(body: str) -> list[str]:
+    """The texts of the outcome lines at the top of a scan or purchase answer."""
+    lines = re.findall(r'class="outcome[^"]*">([^<]*)<', body)
+    return [html.unescape(re.sub(r"\s+", " ", t).strip()) for t in lines]
+
+
+def test_a_recognised_card_is_announced_above_its_offer(game, client):
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/6")
+    body = client.post(f"/games/{game_id}/scan", data=upload(photo)).get_data(as_text=True)
+    assert outcome_lines(body) == ["Read: The Spice Must Flow #6"]
+    assert body.index("Read: The Spice Must Flow #6") < body.index("Bought by")
+
+
+def test_an_unknown_code_and_a_photo_without_codes_say_so_on_the_purchase_page(game, client):
+    game_id = game.new_2p()
+    unknown = client.post(f"/games/{game_id}/scan", data=upload(qr_png("hello there")))
+    assert outcome_lines(unknown.get_data(as_text=True)) == ["Not one of our stickers: hello there"]
+    empty = client.post(f"/games/{game_id}/scan", data=upload(qr_png()))
+    assert empty.status_code == 200
+    assert outcome_lines(empty.get_data(as_text=True)) == [
+        "No code found in that photo. Try closer, with more light, and without glare."
+    ]
+
+
+def test_a_photo_of_the_same_sticker_within_5_seconds_says_it_was_ignored(game, client):
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/foldspace/3")
+    client.post(f"/games/{game_id}/scan", data=upload(photo))
+    again = client.post(f"/games/{game_id}/scan", data=upload(photo)).get_data(as_text=True)
+    assert outcome_lines(again) == ["Foldspace #3 was read a moment ago: ignored."]
+    assert "Bought by" not in again  # not offered a second time
+
+
+def test_a_live_frame_tells_where_the_code_is_even_when_it_is_a_repeat(game, client):
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/foldspace/4")
+    first = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+    again = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+    assert again.status_code == 204
+    for answer in (first, again):
+        where = json.loads(answer.headers["X-Scan-Codes"])
+        assert where["size"] == [1280, 720]
+        ((x0, y0), _, (x2, y2), _) = where["corners"][0]
+        # qr_png pastes the code (4 quiet modules of 6 px) at (40, 120).
+        assert abs(x0 - 64) < 6 and abs(y0 - 144) < 6 and x2 > x0 and y2 > y0
+
+
+def test_a_copy_someone_owns_is_announced_with_the_owner(game, client):
+    game_id = game.new_2p()
+    bought = {
+        "house": "p1",
+        "card": "foldspace",
+        "copy": "5",
+        "version": str(game.version(game_id)),
+    }
+    client.post(f"/games/{game_id}/buy", data=bought)
+    body = client.post(
+        f"/games/{game_id}/scan", data=upload(qr_png(f"{HOST}/c/foldspace/5"))
+    ).get_data(as_text=True)
+    assert outcome_lines(body) == ["Foldspace #5 already belongs to Ann."]
+    assert "Move it from Ann to Ben" in body
+
+
+def test_a_card_not_bought_in_this_game_says_so(game, client):
+    game_id = game.new_2p()
+    body = client.post(
+        f"/games/{game_id}/scan", data=upload(qr_png(f"{HOST}/c/paul_atreides/1"))
+    ).get_data(as_text=True)
+    assert outcome_lines(body) == ["Paul Atreides isn't bought in this game."]
+
+
+def test_a_recorded_purchase_is_confirmed_with_or_without_htmx(game, client):
+    game_id = game.new_2p()
+    form = {"house": "p2", "card": "foldspace", "copy": "1", "version": str(game.version(game_id))}
+    htmx = client.post(f"/games/{game_id}/buy", data=form, headers={"HX-Request": "true"})
+    assert outcome_lines(htmx.get_data(as_text=True)) == [
+        "Recorded: Foldspace #1 now belongs to Ben."
+    ]
+    form = {**form, "copy": "2", "version": str(game.version(game_id))}
+    plain = client.post(f"/games/{game_id}/buy", data=form, follow_redirects=True)
+    assert outcome_lines(plain.get_data(as_text=True)) == [
+        "Recorded: Foldspace #2 now belongs to Ben."
+    ]
+    # The confirmation is read from the game: a made-up one shows nothing.
+    assert (
+        outcome_lines(client.get(f"/games/{game_id}/buy?bought=foldspace/3").get_data(as_text=True))
+        == []
+    )
+    assert client.get(f"/games/{game_id}/buy?bought=foldspace/x").status_code == 200
+
+
+def test_the_scan_page_says_what_each_photo_gave(client):
+    headers = {"HX-Request": "true"}
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/3", "hello there")
+    read = client.post("/scan", data=upload(photo), headers=headers).get_data(as_text=True)
+    assert outcome_lines(read) == [
+        "Read: The Spice Must Flow #3",
+        "Not one of our stickers: hello there",
+    ]
+    empty = client.post("/scan", data=upload(qr_png()), headers=headers).get_data(as_text=True)
+    assert outcome_lines(empty) == [
+        "No code found in that photo. Try closer, with more light, and without glare."
+    ]
