@@ -13,7 +13,7 @@ import pytest
 from numpy.typing import NDArray
 
 from companion.vision import qr
-from companion.vision.stickers import qr_matrix
+from companion.vision.stickers import ErrorLevel, qr_matrix
 
 PAYLOAD = "http://192.168.1.20:5000/c/guild_chief_administrator/1"  # version 4, 33 modules
 Bits = NDArray[np.bool_]
@@ -23,7 +23,7 @@ def render(bits: Bits, module: int = 8, quiet: int = 4) -> NDArray[np.uint8]:
     """A clean code image: black modules on white, with a quiet zone."""
     image = np.full((bits.shape[0] + 2 * quiet,) * 2, 255, np.uint8)
     image[quiet:-quiet, quiet:-quiet] = np.where(bits, 0, 255)
-    return np.kron(image, np.ones((module, module), np.uint8))
+    return np.asarray(np.kron(image, np.ones((module, module), np.uint8)), np.uint8)
 
 
 def on_table(*codes: tuple[NDArray[np.uint8], int, int]) -> NDArray[np.uint8]:
@@ -39,8 +39,8 @@ def read(image: NDArray[np.uint8], **changes: object) -> list[str]:
     return [c.payload for c in qr.decode(image, options=options).codes]
 
 
-def matrix(payload: str = PAYLOAD, level: str = "M") -> Bits:
-    return np.array(qr_matrix(payload, level), bool)  # type: ignore[arg-type]
+def matrix(payload: str = PAYLOAD, level: ErrorLevel = "M") -> Bits:
+    return np.array(qr_matrix(payload, level), bool)
 
 
 # -- a false candidate ---------------------------------------------------------------------
@@ -65,7 +65,7 @@ def test_a_false_candidate_is_not_counted_as_a_failed_code(monkeypatch):
     scans: list[tuple[int, int]] = []
     scan = qr._scan
 
-    def counted(gray, *args):  # type: ignore[no-untyped-def]
+    def counted(gray, *args):
         scans.append(gray.shape)
         return scan(gray, *args)
 
