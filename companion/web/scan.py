@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import json
-import threading
-import time
 from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
+from sqlalchemy import CursorResult, insert, update
+from sqlalchemy.exc import IntegrityError
 
 from companion import services
 from companion.cards.search import normalize
+from companion.db import db
+from companion.db.models import StickerRead, utc_now
 from companion.rules.actions import Acquire, IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import GameState
@@ -249,28 +253,40 @@ def scan() -> ResponseReturnValue:
 # -- purchases in a game -------------------------------------------------------------------
 
 
-class _RecentReads:
-    """When each copy was last offered per game, to ignore a sticker read again at once."""
-
-    def __init__(self) -> None:
-        self.seen: dict[tuple[int, str, int], float] = {}
-        self.lock = threading.Lock()
-
-    def fresh(self, game_id: int, card_id: str, copy: int) -> bool:
-        now = time.monotonic()
-        with self.lock:
-            if len(self.seen) > 2000:
-                self.seen = {k: t for k, t in self.seen.items() if now - t < REPEAT_SECONDS}
-            last = self.seen.get((game_id, card_id, copy))
-            self.seen[(game_id, card_id, copy)] = now
-        return last is None or now - last >= REPEAT_SECONDS
-
-
-def _recent() -> _RecentReads:
-    found = current_app.extensions.get("recent_reads")
-    if found is None:
-        found = current_app.extensions.setdefault("recent_reads", _RecentReads())
-    return found  # type: ignore[no-any-return]
+def fresh_read(game_id: int, card_id: str, copy: int) -> bool:
+    """Record that this copy's sticker was just read in this game; whether it had not
+    been read in the last REPEAT_SECONDS (a sticker held in front of the camera stays
+    ignored). One transaction in the database, so every server process agrees."""
+    now = utc_now()
+    key = {"game_id": game_id, "card": card_id, "copy": copy}
+    row = (
+        (StickerRead.game_id == game_id)
+        & (StickerRead.card == card_id)
+        & (StickerRead.copy == copy)
+    )
+    session = db.session()
+    with current_app.extensions["game_write_lock"]:
+        try:
+            stale = (
+                update(StickerRead)
+                .where(row, StickerRead.read_at < now - timedelta(seconds=REPEAT_SECONDS))
+                .values(read_at=now)
+            )
+            if cast(CursorResult[Any], session.execute(stale)).rowcount:
+                session.commit()
+                return True
+            try:
+                with session.begin_nested():
+                    session.execute(insert(StickerRead).values(**key, read_at=now))
+                fresh = True
+            except IntegrityError:  # read moments ago (here or by another process)
+                session.execute(update(StickerRead).where(row).values(read_at=now))
+                fresh = False
+            session.commit()
+            return fresh
+        except BaseException:
+            session.rollback()
+            raise
 
 
 @dataclass(frozen=True)
@@ -414,13 +430,12 @@ def game_scan(game_id: int) -> ResponseReturnValue:
     if upload.error:
         return _buy_page(view, [], [], upload.error, status=upload.status)
     live = request.form.get("live") == "1"
-    recent = _recent()
     offers: list[Offer] = []
     outcomes: list[Outcome] = []
     for f in upload.found:
         if not (f.card_id and f.copy):
             continue
-        if recent.fresh(game_id, f.card_id, f.copy):
+        if fresh_read(game_id, f.card_id, f.copy):
             offers.append(_offer(view.state, f.card_id, f.copy))
             outcomes.append(_offer_outcome(view.state, offers[-1]))
         else:

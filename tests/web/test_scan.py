@@ -6,6 +6,7 @@ import html
 import io
 import json
 import re
+from datetime import timedelta
 
 import cv2
 import pytest
@@ -398,3 +399,51 @@ def test_the_scan_page_says_what_each_photo_gave(client):
     assert outcome_lines(empty) == [
         "No code found in that photo. Try closer, with more light, and without glare."
     ]
+
+
+# -- the repeat-scan filter lives in the database (issue 17, finding 10) -------------------
+
+
+def test_the_same_sticker_is_offered_again_once_5_seconds_have_passed(game, client, monkeypatch):
+    from companion.db import models
+    from companion.web import scan as scan_module
+
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/foldspace/6")
+    start = models.utc_now()
+    clock = {"now": start}
+    monkeypatch.setattr(scan_module, "utc_now", lambda: clock["now"])
+
+    def offered() -> bool:
+        answer = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+        return answer.status_code == 200
+
+    assert offered()
+    clock["now"] = start + timedelta(seconds=4)
+    assert not offered()  # and this read starts the 5 seconds again
+    clock["now"] = start + timedelta(seconds=8)
+    assert not offered()
+    clock["now"] = start + timedelta(seconds=13.5)
+    assert offered()
+
+
+def test_two_server_processes_share_the_repeat_filter(tmp_path):
+    """Two apps on one database file, as two gunicorn workers: a sticker one of them
+    just read is ignored by the other."""
+    from tests.web.conftest import TWO_PLAYER_FORM, dispose, make_app
+
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    first, second = make_app(SQLALCHEMY_DATABASE_URI=url), make_app(SQLALCHEMY_DATABASE_URI=url)
+    try:
+        created = first.test_client().post("/games", data=TWO_PLAYER_FORM)
+        game_id = int(created.headers["Location"].rsplit("/", 2)[-2])
+        photo = qr_png(f"{HOST}/c/foldspace/1")
+        path = f"/games/{game_id}/scan"
+        one = first.test_client().post(path, data=upload(photo, live="1"))
+        other = second.test_client().post(path, data=upload(photo, live="1"))
+        assert (one.status_code, other.status_code) == (200, 204)
+        elsewhere = second.test_client().post(path, data=upload(qr_png(f"{HOST}/c/foldspace/2")))
+        assert "Read: Foldspace #2" in elsewhere.get_data(as_text=True)
+    finally:
+        dispose(first)
+        dispose(second)
