@@ -53,3 +53,16 @@ class GameEvent(db.Model):  # type: ignore[name-defined,misc]
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     undone: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=utc_now)
+
+
+class StickerRead(db.Model):  # type: ignore[name-defined,misc]
+    """When a card copy's sticker was last read in a game's purchase scanner: the same
+    sticker read again within a few seconds is ignored, whichever server process reads
+    it (one row per copy and game, so the table stays small)."""
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    card: Mapped[str] = mapped_column(String(80), primary_key=True)
+    copy: Mapped[int] = mapped_column(primary_key=True)
+    read_at: Mapped[datetime]

@@ -8,6 +8,8 @@ not timed. Each image is then decoded by both decoders, alternating which goes f
 from the same in-memory Pillow image, so each pays its own pixel conversion. OpenCV runs
 single-threaded (`cv2.setNumThreads(1)`); zxing-cpp reads on the calling thread. Only
 QR codes are asked of zxing-cpp (its other options stay at their defaults, try-harder on).
+Each call's CPU time (`time.process_time`, the target's measure: other work on a shared
+machine does not count) and wall time are printed; the targets are checked on CPU time.
 
 A code counts as detected when a decoder returns its exact payload text; a returned text
 that is not in the image counts as wrong. zxing-cpp is optional (`pip install zxing-cpp`,
@@ -41,7 +43,7 @@ from companion.vision.synth import KINDS, Scene, scenes
 __all__ = ["Case", "Tally", "main", "run"]
 
 RATE_TARGET = 0.98  # of zxing-cpp's detection rate
-P95_TARGET_MS = 60.0  # per 1280x720 image
+P95_TARGET_MS = 30.0  # CPU time per 1280x720 image
 
 Decoder = Callable[[Image.Image], list[str]]
 
@@ -75,9 +77,10 @@ class Tally:
     present: int = 0
     wrong: int = 0
     ms: dict[str, list[float]] = field(default_factory=dict)
+    cpu_ms: dict[str, list[float]] = field(default_factory=dict)
     by_kind: dict[str, list[int]] = field(default_factory=dict)
 
-    def add(self, case: Case, payloads: Sequence[str], ms: float) -> None:
+    def add(self, case: Case, payloads: Sequence[str], ms: float, cpu_ms: float) -> None:
         want = Counter(case.payloads)
         got = Counter(payloads)
         hit = sum((want & got).values())
@@ -85,6 +88,7 @@ class Tally:
         self.present += sum(want.values())
         self.wrong += sum((got - want).values())
         self.ms.setdefault(_size(case), []).append(ms)
+        self.cpu_ms.setdefault(_size(case), []).append(cpu_ms)
         kinds: list[str] = sorted(case.kinds) or ["none"]
         for kind in kinds:
             tally = self.by_kind.setdefault(kind, [0, 0])
@@ -97,6 +101,7 @@ class Tally:
 
     def summary(self) -> dict[str, Any]:
         every = [t for times in self.ms.values() for t in times]
+        every_cpu = [t for times in self.cpu_ms.values() for t in times]
         return {
             "rate": round(self.rate, 4),
             "found": self.found,
@@ -104,11 +109,15 @@ class Tally:
             "wrong": self.wrong,
             "median_ms": _round(_percentile(every, 0.5)),
             "p95_ms": _round(_percentile(every, 0.95)),
+            "cpu_median_ms": _round(_percentile(every_cpu, 0.5)),
+            "cpu_p95_ms": _round(_percentile(every_cpu, 0.95)),
             "by_size": {
                 size: {
                     "images": len(times),
                     "median_ms": _round(_percentile(times, 0.5)),
                     "p95_ms": _round(_percentile(times, 0.95)),
+                    "cpu_median_ms": _round(_percentile(self.cpu_ms[size], 0.5)),
+                    "cpu_p95_ms": _round(_percentile(self.cpu_ms[size], 0.95)),
                 }
                 for size, times in sorted(self.ms.items())
             },
@@ -173,7 +182,11 @@ def stock(which: Literal["plain", "aruco"]) -> Decoder:
 
 
 def run(images: Sequence[Case], decoders: dict[str, Decoder]) -> dict[str, Tally]:
-    """Decode every image with every decoder, alternating their order; time each call."""
+    """Decode every image with every decoder, alternating their order; time each call.
+
+    Wall time (perf_counter) and this process's CPU time (process_time) are both kept:
+    on a shared machine the CPU time is the decoder's own cost.
+    """
     tallies = {name: Tally() for name in decoders}
     names = list(decoders)
     if images:
@@ -183,10 +196,11 @@ def run(images: Sequence[Case], decoders: dict[str, Decoder]) -> dict[str, Tally
         image = case.image()  # JPEG decoding is not timed
         order = names if i % 2 == 0 else names[::-1]
         for name in order:
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             payloads = decoders[name](image)
+            cpu_ms = (time.process_time() - cpu_start) * 1000
             ms = (time.perf_counter() - start) * 1000
-            tallies[name].add(case, payloads, ms)
+            tallies[name].add(case, payloads, ms, cpu_ms)
     return tallies
 
 
@@ -194,7 +208,9 @@ ABLATION: tuple[tuple[str, dict[str, Any]], ...] = (
     ("default", {}),
     ("no sharpening", {"sharpen": False}),
     ("no local threshold", {"local_threshold": False}),
-    ("no alignment pattern (affine only)", {"alignment": False}),
+    ("no alignment pattern (finders' grid only)", {"alignment": False}),
+    ("no retry on the finders' grid", {"base_retry": False}),
+    ("no perspective from the finders' sizes", {"perspective": False}),
     ("no version retry (estimate only)", {"version_retry": False}),
     ("timing gate 0.25 (more reads)", {"min_timing": 0.25}),
     ("threshold window 41 px", {"block": 41}),
@@ -217,16 +233,19 @@ def _ablation(images: Sequence[Case]) -> dict[str, dict[str, Any]]:
 
 def _table(rows: Iterable[tuple[str, dict[str, Any]]]) -> str:
     lines = [
-        f"{'decoder':42} {'rate':>7} {'wrong':>5} {'median':>7} {'p95':>7}"
-        f" {'720p med':>8} {'720p p95':>8} {'1080p p95':>9}"
+        "milliseconds per image; cpu = this process's CPU time, wall = elapsed time",
+        f"{'decoder':42} {'rate':>7} {'wrong':>5} {'cpu med':>7} {'cpu p95':>7}"
+        f" {'720p cpu med':>12} {'720p cpu p95':>12} {'1080p cpu p95':>13}"
+        f" {'wall med':>8} {'wall p95':>8}",
     ]
     for name, s in rows:
         by = s["by_size"]
         small, large = by.get("1280x720", {}), by.get("1920x1080", {})
         lines.append(
-            f"{name:42} {s['rate']:>7.2%} {s['wrong']:>5} {s['median_ms']:>7.1f}"
-            f" {s['p95_ms']:>7.1f} {small.get('median_ms', 0):>8.1f}"
-            f" {small.get('p95_ms', 0):>8.1f} {large.get('p95_ms', 0):>9.1f}"
+            f"{name:42} {s['rate']:>7.2%} {s['wrong']:>5} {s['cpu_median_ms']:>7.1f}"
+            f" {s['cpu_p95_ms']:>7.1f} {small.get('cpu_median_ms', 0):>12.1f}"
+            f" {small.get('cpu_p95_ms', 0):>12.1f} {large.get('cpu_p95_ms', 0):>13.1f}"
+            f" {s['median_ms']:>8.1f} {s['p95_ms']:>8.1f}"
         )
     return "\n".join(lines)
 
@@ -276,14 +295,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             "zxing-cpp": _version("zxing-cpp") if zxingcpp else None,
         },
     }
-    ours_720 = summary["ours"]["by_size"].get("1280x720", {}).get("p95_ms")
+    ours_720 = summary["ours"]["by_size"].get("1280x720", {}).get("cpu_p95_ms")
     ratio = None
     if "zxing" in summary and summary["zxing"]["rate"]:
         ratio = round(summary["ours"]["rate"] / summary["zxing"]["rate"], 4)
     result["rate_vs_zxing"] = ratio
     result["targets"] = {
         "rate_vs_zxing_min": RATE_TARGET,
-        "p95_ms_1280x720_max": P95_TARGET_MS,
+        "cpu_p95_ms_1280x720_max": P95_TARGET_MS,
         "rate_met": None if ratio is None else ratio >= RATE_TARGET,
         "p95_met": None if ours_720 is None else ours_720 < P95_TARGET_MS,
     }
@@ -298,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     if ratio is not None:
         print(f"ours / zxing-cpp detection rate: {ratio:.1%} (target >= {RATE_TARGET:.0%})")
-    print(f"ours p95 at 1280x720: {ours_720} ms (target < {P95_TARGET_MS:.0f} ms)")
+    print(f"ours CPU p95 at 1280x720: {ours_720} ms (target < {P95_TARGET_MS:.0f} ms)")
     kinds = sorted({k for s in summary.values() for k in s["by_kind"]})
     print()
     print(f"{'distortion':12}" + "".join(f" {name:>8}" for name in summary))

@@ -6,23 +6,30 @@ has the figures):
 
 1. Grey, then a local mean threshold (`cv2.adaptiveThreshold`, 31 px window at 720 rows).
    CLAHE first lowered the rate: not used.
-2. Finder patterns by run lengths, as zxing does, but vectorised: dark-light-dark-light-
-   dark runs in the ratio 1:1:3:1:1 along rows and along columns; where a row hit and a
-   column hit cross is a finder. OpenCV's own detectors find far fewer codes, far slower,
-   so they only remain as optional fallbacks.
-3. Finder triples shaped like a code's corner, ranked by shape and by how many runs saw
-   their finders; each is tried at the estimated size and two versions either side, and
-   the timing patterns (row and column 6, all sampled in one remap) pick the size and
-   the order in which triples are read.
+2. Finder patterns by run lengths, as zxing does, but vectorised over whole rows:
+   dark-light-dark-light-dark runs in the ratio 1:1:3:1:1 along rows and along columns
+   (only dark cores of 2 pixels or more are measured: most runs are texture); where a
+   row hit and a column hit cross is a finder. A finder tilted away is narrower one way
+   than the other, so the two module sizes may differ by up to 2x.
+3. Finder triples shaped like a code's corner (all at once in NumPy), ranked by shape
+   and by how many runs saw their finders; each is tried at the estimated size and two
+   versions either side, and the timing patterns (row and column 6, all sampled in one
+   remap) pick the size and the order in which triples are read. Triples whose timing
+   does not show face on are tried again in perspective: a tilted code's far finders
+   are smaller, and their sizes give the foreshortening along each edge (`_grid`).
 4. A homography from the three finder centres and the alignment pattern, looked for in
-   the image resampled to module space, samples every module centre.
+   the image resampled to module space, samples every module centre. When nothing
+   reads, the finders' grid alone is tried: a look-alike can pull the alignment search
+   off the real pattern.
 5. Modules are sharpened against their neighbours and thresholded by the finder
-   patterns' own dark and light, then locally for glare, and drawn as a clean code that
-   `cv2.QRCodeDetector.decode` reads from the known corners: OpenCV does format,
-   unmasking and Reed-Solomon.
-6. Only while something looked like a code and did not read (or nothing was found):
-   the image at a third and a ninth of its size, for close-ups. A second binarisation,
-   a 2x upscale, or OpenCV's detectors there each added little and are off.
+   patterns' own dark and light, then locally for glare. The format information (two
+   BCH-coded copies) is checked first, cheaply; only grids that pass are drawn as a
+   clean code that `cv2.QRCodeDetector.decode` reads from the known corners: OpenCV
+   does format, unmasking and Reed-Solomon.
+6. Only while a candidate whose format information read did not decode (or nothing
+   was found): the image at a third and a ninth of its size, for close-ups. A false
+   candidate (finder-like shapes with no code) does not set this off. A second
+   binarisation, a 2x upscale, or OpenCV's detectors there each added little and are off.
 """
 
 from __future__ import annotations
@@ -90,8 +97,12 @@ class Options:
     min_timing: float = 0.4
     # Also try the two versions either side of the estimated one.
     version_retry: bool = True
-    # Find the alignment pattern to correct perspective (else affine only).
+    # Find the alignment pattern to correct perspective (else the finders' grid only),
+    # and read on the finders' grid too when the alignment-corrected one fails.
     alignment: bool = True
+    base_retry: bool = True
+    # Also try each triple in the perspective its finders' sizes suggest (tilted codes).
+    perspective: bool = True
     # Push each module away from its neighbours' mean before thresholding (deblur).
     sharpen: bool = True
     # Also threshold modules against their neighbourhood, for glare across a code.
@@ -111,8 +122,9 @@ class Options:
 
 
 DEFAULT: Final = Options()
-# Finder module sizes seen along rows and along columns agree within this factor.
-_AGREE: Final = 1.5
+# Finder module sizes seen along rows and along columns agree within this factor: a
+# finder tilted 50 degrees away is 1.6 times narrower one way than the other.
+_AGREE: Final = 2.0
 # A code's corner: the cosine of the angle at the top-left finder and the ratio of the
 # two sides stay within these even under strong perspective.
 _MAX_COS: Final = 0.6
@@ -208,23 +220,25 @@ def _finder_runs(binary: Gray, tolerance: float, min_run: int) -> tuple[Ints, Fl
     s, e = edges[0::2], edges[1::2]
     if s.size < 3:
         return np.zeros(0, np.int64), np.zeros(0), np.zeros(0)
-    l0 = e[:-2] - s[:-2]
-    l1 = s[1:-1] - e[:-2]
-    l2 = e[1:-1] - s[1:-1]
-    l3 = s[2:] - e[1:-1]
-    l4 = e[2:] - s[2:]
+    # Most dark runs are one or two pixels of texture: a core (3 modules) of at least
+    # 2 pixels and at least three quarters of each neighbouring light run is needed for
+    # any 1:1:3:1:1 within the tolerance, so only those are measured further.
+    core = e[1:-1] - s[1:-1]
+    idx = np.flatnonzero(core >= 2) + 1  # index of the core's dark run
+    s0, e0, s1, e1, s2, e2 = s[idx - 1], e[idx - 1], s[idx], e[idx], s[idx + 1], e[idx + 1]
+    l0, l1, l2, l3, l4 = e0 - s0, s1 - e0, e1 - s1, s2 - e1, e2 - s2
     total = l0 + l1 + l2 + l3 + l4
     # |run - module| < tolerance * module, with module = total / 7, in integers.
     v = total * tolerance
     ok = (total >= min_run) & (np.abs(7 * l2 - 3 * total) < 3 * v)
     for run in (l0, l1, l3, l4):
         ok &= np.abs(7 * run - total) < v
-    idx = np.flatnonzero(ok)
-    row = s[idx] // (w + 1)
-    same = row == (e[idx + 2] - 1) // (w + 1)
-    idx, row = idx[same], row[same]
-    centre = (s[idx + 1] + e[idx + 1] - 1) / 2.0 - row * (w + 1)
-    return row, centre, total[idx] / 7.0
+    hit = np.flatnonzero(ok)
+    row = s0[hit] // (w + 1)
+    same = row == (e2[hit] - 1) // (w + 1)
+    hit, row = hit[same], row[same]
+    centre = (s1[hit] + e1[hit] - 1) / 2.0 - row * (w + 1)
+    return row, centre, total[hit] / 7.0
 
 
 def _finders(binary: Gray, tolerance: float, min_run: int) -> _Finders:
@@ -283,12 +297,16 @@ class _Triple:
 
 @dataclass(frozen=True, slots=True)
 class _Candidates:
-    """Finder triples with one code size each: indices into _Finders, and sizes."""
+    """Finder triples with one code size and one perspective each: indices into
+    _Finders, sizes, and the foreshortening along the top and the left edge (see _grid).
+    """
 
     tl: Ints
     tr: Ints
     bl: Ints
     size: Ints
+    across: Floats
+    down: Floats
 
 
 def _triples(finders: _Finders, keep: int, limit: int) -> tuple[Ints, Ints, Ints, Floats]:
@@ -317,71 +335,121 @@ def _triples(finders: _Finders, keep: int, limit: int) -> tuple[Ints, Ints, Ints
     mratio = module[:, None] / module[None, :]
     # Pairs that can be two finders of one code: 11 to 170 modules apart (versions 1-40).
     pair = (apart > 10) & (apart < 175) & (mratio < 1.6) & (mratio > 1 / 1.6)
-    tl: list[Ints] = []
-    tr: list[Ints] = []
-    bl: list[Ints] = []
-    errors: list[Floats] = []
-    spans: list[Floats] = []
-    for a in range(n):
-        near = np.flatnonzero(pair[a])
-        if near.size < 2:
-            continue
-        # b is the top-right finder, c the bottom-left: c is b turned 90 degrees clockwise.
-        bx, by, bd = dx[a, near], dy[a, near], dist[a, near]
-        cross = bx[:, None] * by[None, :] - by[:, None] * bx[None, :]
-        cos = (bx[:, None] * bx[None, :] + by[:, None] * by[None, :]) / (bd[:, None] * bd[None, :])
-        ratio = bd[:, None] / bd[None, :]
-        ok = (
-            (cross > 0) & (np.abs(cos) < _MAX_COS) & (ratio < _MAX_RATIO) & (ratio > 1 / _MAX_RATIO)
-        )
-        ok &= pair[near][:, near]
-        i, j = np.nonzero(ok)
-        if i.size == 0:
-            continue
-        b, c = near[i], near[j]
-        mods = np.stack([np.full(i.size, module[a]), module[b], module[c]])
-        sup = np.minimum(np.minimum(support[a], support[b]), support[c])
-        errors.append(
-            np.abs(np.log(ratio[i, j]))
-            + np.abs(cos[i, j])
-            + np.log(mods.max(axis=0) / mods.min(axis=0))
-            + _SUPPORT_WEIGHT / np.sqrt(sup)
-        )
-        spans.append((apart[a, b] + apart[a, c]) / 2)
-        tl.append(np.full(i.size, index[a]))
-        tr.append(index[b])
-        bl.append(index[c])
-    if not tl:
+    # Every (a, b, c) where a pairs with both b and c, in the order of a, then b, then c:
+    # b is the top-right finder, c the bottom-left (c is b turned 90 degrees clockwise).
+    pa, pb = np.nonzero(pair)
+    counts = np.bincount(pa, minlength=n)
+    per = counts[pa]
+    ab = np.repeat(np.arange(pa.size), per)
+    offset = np.arange(ab.size) - np.repeat(np.cumsum(per) - per, per)
+    a, b = pa[ab], pb[ab]
+    c = pb[(np.cumsum(counts) - counts)[a] + offset]
+    bx, by, bd = dx[a, b], dy[a, b], dist[a, b]
+    cx, cy, cd = dx[a, c], dy[a, c], dist[a, c]
+    cos = (bx * cx + by * cy) / (bd * cd)
+    ratio = bd / cd
+    ok = (bx * cy - by * cx > 0) & (np.abs(cos) < _MAX_COS)
+    ok &= (ratio < _MAX_RATIO) & (ratio > 1 / _MAX_RATIO) & pair[b, c]
+    if not ok.any():
         return none, none, none, np.zeros(0)
-    order = np.argsort(np.concatenate(errors), kind="stable")[:limit]
-    return (
-        np.concatenate(tl)[order],
-        np.concatenate(tr)[order],
-        np.concatenate(bl)[order],
-        np.concatenate(spans)[order] + 7,
+    a, b, c, cos, ratio = a[ok], b[ok], c[ok], cos[ok], ratio[ok]
+    mods = np.stack([module[a], module[b], module[c]])
+    sup = np.minimum(np.minimum(support[a], support[b]), support[c])
+    errors = (
+        np.abs(np.log(ratio))
+        + np.abs(cos)
+        + np.log(mods.max(axis=0) / mods.min(axis=0))
+        + _SUPPORT_WEIGHT / np.sqrt(sup)
     )
+    order = np.argsort(errors, kind="stable")[:limit]
+    spans = (apart[a, b] + apart[a, c]) / 2
+    return index[a][order], index[b][order], index[c][order], spans[order] + 7
+
+
+# A tilted code's finders differ in size: the far one is smaller. Where the finders'
+# module sizes differ by more than this, each triple is also tried with that perspective.
+_MIN_TILT: Final = 0.06
+_MAX_TILT: Final = 1.6  # the largest foreshortening along one edge believed
+_CLEAR_TIMING: Final = 0.75  # a triple whose timing scores this face on is not tilted
+
+
+def _foreshortening(finders: _Finders, near: Ints, far: Ints) -> Floats:
+    """sqrt(module at `near` / module at `far`), bounded: 1 for a code seen face on."""
+    ratio = np.sqrt(finders.module[near] / finders.module[far])
+    return np.asarray(np.clip(ratio, 1 / _MAX_TILT, _MAX_TILT), np.float64)
 
 
 def _candidates(finders: _Finders, options: Options) -> _Candidates:
-    """Each triple with its estimated size and, with `version_retry`, two either side."""
+    """Each triple, seen face on, with its estimated size and, with `version_retry`, two
+    either side."""
     tl, tr, bl, estimate = _triples(finders, options.max_finders, options.max_triples)
     version = np.clip(np.round((estimate - 17) / 4), 1, 40).astype(np.int64)
     steps = (0, -1, 1, -2, 2) if options.version_retry else (0,)
     sizes = np.stack([17 + 4 * (version + d) for d in steps], 1).ravel()
     keep = (sizes >= 21) & (sizes <= 177)
     rep = len(steps)
+    flat = np.ones(int(keep.sum()))
     return _Candidates(
-        np.repeat(tl, rep)[keep], np.repeat(tr, rep)[keep], np.repeat(bl, rep)[keep], sizes[keep]
+        np.repeat(tl, rep)[keep],
+        np.repeat(tr, rep)[keep],
+        np.repeat(bl, rep)[keep],
+        sizes[keep],
+        flat,
+        flat,
     )
 
 
-def _affine(finders: _Finders, triple: _Triple, size: int) -> NDArray[np.float64]:
-    """Module coordinates -> image pixels, from the three finder centres alone."""
+def _tilted(finders: _Finders, flat: _Candidates, scores: Floats) -> _Candidates:
+    """The candidates again in the perspective their finders' sizes suggest, for the
+    triples whose timing did not show clearly face on and whose finders differ in size."""
+    triple = np.stack([flat.tl, flat.tr, flat.bl], 1)
+    _, which = np.unique(triple, axis=0, return_inverse=True)
+    which = which.ravel()
+    best = np.full(int(which.max(initial=-1)) + 1, -np.inf)
+    np.maximum.at(best, which, scores)
+    across = _foreshortening(finders, flat.tl, flat.tr)
+    down = _foreshortening(finders, flat.tl, flat.bl)
+    tilt = np.maximum(np.abs(across - 1), np.abs(down - 1))
+    pick = np.flatnonzero((best[which] < _CLEAR_TIMING) & (tilt > _MIN_TILT))
+    return _Candidates(
+        flat.tl[pick], flat.tr[pick], flat.bl[pick], flat.size[pick], across[pick], down[pick]
+    )
+
+
+def _joined(first: _Candidates, second: _Candidates) -> _Candidates:
+    return _Candidates(
+        *(
+            np.concatenate([getattr(first, name), getattr(second, name)])
+            for name in ("tl", "tr", "bl", "size", "across", "down")
+        )
+    )
+
+
+def _grid(
+    finders: _Finders, triple: _Triple, size: int, across: float = 1.0, down: float = 1.0
+) -> NDArray[np.float64]:
+    """Module coordinates -> image pixels, from the three finder centres and the
+    foreshortening along the top edge (`across`) and the left edge (`down`).
+
+    In (s, t) modules from the top-left finder's centre, a pixel is
+    tl + (s a + t b) / (1 + g s + t h): a plane seen in perspective. The finder centres
+    fix a and b; g and h make the module size shrink by across**2 (down**2) from the
+    top-left finder to the top-right (bottom-left) one. across = down = 1 is affine.
+    """
+    span = size - 7
     tl = np.array([finders.x[triple.tl], finders.y[triple.tl]])
-    u = (np.array([finders.x[triple.tr], finders.y[triple.tr]]) - tl) / (size - 7)
-    v = (np.array([finders.x[triple.bl], finders.y[triple.bl]]) - tl) / (size - 7)
-    origin = tl - 3.5 * (u + v)
-    return np.array([[u[0], v[0], origin[0]], [u[1], v[1], origin[1]], [0.0, 0.0, 1.0]])
+    a = (np.array([finders.x[triple.tr], finders.y[triple.tr]]) - tl) * across / span
+    b = (np.array([finders.x[triple.bl], finders.y[triple.bl]]) - tl) * down / span
+    g, h = (across - 1) / span, (down - 1) / span
+    from_tl = np.array(
+        [
+            [a[0] + tl[0] * g, b[0] + tl[0] * h, tl[0]],
+            [a[1] + tl[1] * g, b[1] + tl[1] * h, tl[1]],
+            [g, h, 1.0],
+        ]
+    )
+    shift = np.array([[1.0, 0, -3.5], [0, 1.0, -3.5], [0, 0, 1.0]])
+    return np.asarray(from_tl @ shift, np.float64)
 
 
 def _bilinear(gray: Gray, xs: Floats, ys: Floats) -> Floats:
@@ -414,19 +482,28 @@ def _timing_scores(gray: Gray, finders: _Finders, candidates: _Candidates) -> Fl
     size = candidates.size.astype(np.float64)
     tl = np.stack([finders.x[candidates.tl], finders.y[candidates.tl]], 1)
     span = (size - 7)[:, None]  # modules between the finder centres
-    u = (np.stack([finders.x[candidates.tr], finders.y[candidates.tr]], 1) - tl) / span
-    v = (np.stack([finders.x[candidates.bl], finders.y[candidates.bl]], 1) - tl) / span
+    across, down = candidates.across[:, None], candidates.down[:, None]
+    u = (np.stack([finders.x[candidates.tr], finders.y[candidates.tr]], 1) - tl) * across / span
+    v = (np.stack([finders.x[candidates.bl], finders.y[candidates.bl]], 1) - tl) * down / span
+    g, h = (across - 1) / span, (down - 1) / span  # as in _grid
     # Timing modules 8 .. size - 9 of row 6 and of column 6; even ones are dark.
     lengths = candidates.size - 16
     total = int(lengths.sum())
     starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
     owner = np.repeat(np.arange(n), lengths)
     k = np.arange(total) - starts[owner]
-    step = (k + 8.5 - 3.5)[:, None]
-    row = tl[owner] + step * u[owner] + 3.0 * v[owner]
-    col = tl[owner] + step * v[owner] + 3.0 * u[owner]
-    pts = np.concatenate([row, col])
-    values = _bilinear(gray, pts[:, 0], pts[:, 1])
+    step = k + 8.5 - 3.5
+    # Along row 6 a point is (start + step * ahead) / (weight + step * slope), in
+    # homogeneous coordinates (see _grid); column 6 likewise with u and v swapped.
+    xs, ys = [], []
+    for ahead, side, slope, bend in ((u, v, g, h), (v, u, h, g)):
+        weight = 1 + 3.0 * bend
+        start = tl * weight + 3.0 * side
+        ahead = tl * slope + ahead
+        denominator = weight[owner, 0] + step * slope[owner, 0]
+        xs.append((start[owner, 0] + step * ahead[owner, 0]) / denominator)
+        ys.append((start[owner, 1] + step * ahead[owner, 1]) / denominator)
+    values = _bilinear(gray, np.concatenate(xs), np.concatenate(ys))
     e = np.tile(np.where(k % 2 == 0, -1.0, 1.0), 2)
     count = np.tile(lengths, 2).astype(np.float64)
     at = np.concatenate([starts, starts + total])
@@ -494,10 +571,15 @@ def _find_alignment(
 
 
 def _homography(
-    gray: Gray, finders: _Finders, triple: _Triple, size: int, alignment: bool
+    gray: Gray,
+    h: NDArray[np.float64],
+    finders: _Finders,
+    triple: _Triple,
+    size: int,
+    alignment: bool,
 ) -> NDArray[np.float64]:
-    """Module coordinates (0..size) -> image pixels, from the finders (and alignment)."""
-    h = _affine(finders, triple, size)
+    """Module coordinates (0..size) -> image pixels: the finders' affine grid `h`,
+    corrected by the alignment pattern when one is found (else `h` itself)."""
     if not alignment or size < 25:
         return h
     corner = size - 6.5
@@ -505,6 +587,7 @@ def _homography(
     if found is None:
         return h
     at = h @ np.array([found[0], found[1], 1.0])
+    at = at / at[2]
     src = np.array([[3.5, 3.5], [size - 3.5, 3.5], [3.5, size - 3.5], [corner, corner]])
     dst = np.array(
         [[finders.x[i], finders.y[i]] for i in (triple.tl, triple.tr, triple.bl)] + [[at[0], at[1]]]
@@ -582,6 +665,53 @@ def _decoder() -> cv2.QRCodeDetector:
     return detector
 
 
+def _bch_format_codes() -> NDArray[np.int64]:
+    """The 32 valid 15-bit format words (error level and mask, BCH(15,5), masked)."""
+    words = []
+    for data in range(32):
+        remainder = data << 10
+        for bit in range(14, 9, -1):
+            if remainder & (1 << bit):
+                remainder ^= 0x537 << (bit - 10)
+        words.append(((data << 10) | remainder) ^ 0x5412)
+    return np.array(words, np.int64)
+
+
+_FORMAT_CODES: Final = _bch_format_codes()
+_FORMAT_WEIGHTS: Final = 1 << np.arange(14, -1, -1)
+
+
+def _format_words(bits: NDArray[np.bool_]) -> tuple[int, int]:
+    """The two copies of the format information, most significant bit first."""
+    n = bits.shape[0]
+    first = [bits[8, x] for x in (0, 1, 2, 3, 4, 5, 7, 8)] + [
+        bits[y, 8] for y in (7, 5, 4, 3, 2, 1, 0)
+    ]
+    second = [bits[y, 8] for y in range(n - 1, n - 8, -1)] + [bits[8, x] for x in range(n - 8, n)]
+    return (
+        int(np.dot(np.array(first, np.int64), _FORMAT_WEIGHTS)),
+        int(np.dot(np.array(second, np.int64), _FORMAT_WEIGHTS)),
+    )
+
+
+def _format_readable(bits: NDArray[np.bool_]) -> bool:
+    """Whether the format information looks real: one copy within a bit of a valid word,
+    or both copies nearest the same valid word, each within 3 bits.
+
+    A cheap test before OpenCV's full decode: random modules (a wrong candidate or a
+    wrong size) pass it a few times in a hundred.
+    """
+    nearest: list[tuple[int, int]] = []
+    for word in _format_words(bits):
+        distance = [bin(word ^ int(code)).count("1") for code in _FORMAT_CODES]
+        best = min(distance)
+        if best <= 1:
+            return True
+        nearest.append((best, distance.index(best)))
+    (d1, w1), (d2, w2) = nearest
+    return w1 == w2 and max(d1, d2) <= 3
+
+
 def _read_modules(bits: NDArray[np.bool_]) -> str:
     """Payload of a clean module grid (True dark), or "" when OpenCV cannot read it."""
     size = bits.shape[0]
@@ -605,19 +735,38 @@ class _Read:
 
 
 def _read(
-    gray: Gray, finders: _Finders, triple: _Triple, size: int, options: Options
-) -> _Read | None:
-    """Sample, threshold and decode one candidate code of known size."""
-    h = _homography(gray, finders, triple, size, options.alignment)
-    cells = _sample(gray, h, size)
-    for bits in _thresholds(cells, options):
-        text = _read_modules(bits)
-        if text:
-            quad = np.array([[[0, 0], [size, 0], [size, size], [0, size]]], np.float64)
-            pts = cv2.perspectiveTransform(quad, h)[0]
-            corners = tuple((float(x), float(y)) for x, y in pts)
-            return _Read(text, corners, (triple.tl, triple.tr, triple.bl))
-    return None
+    gray: Gray,
+    finders: _Finders,
+    triple: _Triple,
+    size: int,
+    base: NDArray[np.float64],
+    options: Options,
+) -> tuple[_Read | None, bool]:
+    """Sample, threshold and decode one candidate code of known size on the finders'
+    grid `base` (see _grid), corrected by the alignment pattern.
+
+    Also says whether the candidate looked like a code (its format information read)
+    when it did not decode. When the alignment pattern moved the grid and nothing read,
+    `base` itself is tried too: a look-alike in the data can pull the alignment search
+    off the real pattern.
+    """
+    grids = [_homography(gray, base, finders, triple, size, options.alignment)]
+    if grids[0] is not base and options.base_retry:
+        grids.append(base)
+    plausible = False
+    for h in grids:
+        cells = _sample(gray, h, size)
+        for bits in _thresholds(cells, options):
+            if not _format_readable(bits):
+                continue
+            plausible = True
+            text = _read_modules(bits)
+            if text:
+                quad = np.array([[[0, 0], [size, 0], [size, size], [0, size]]], np.float64)
+                pts = cv2.perspectiveTransform(quad, h)[0]
+                corners = tuple((float(x), float(y)) for x, y in pts)
+                return _Read(text, corners, (triple.tl, triple.tr, triple.bl)), True
+    return None, plausible
 
 
 def _binarize(gray: Gray, block: int, offset: float) -> Gray:
@@ -637,21 +786,28 @@ def _scan(gray: Gray, block: int, offset: float, options: Options) -> tuple[list
     f = _finders(_binarize(gray, block, offset), options.tolerance, options.min_run)
     c = _candidates(f, options)
     scores = _timing_scores(gray, f, c)
-    # The best size of each triple, then triples by how clearly their timing shows.
+    if options.perspective and scores.size:
+        tilted = _tilted(f, c, scores)
+        c = _joined(c, tilted)
+        scores = np.concatenate([scores, _timing_scores(gray, f, tilted)])
+    # The best size and perspective of each triple, then triples by how clearly their
+    # timing shows.
     best: dict[_Triple, tuple[float, int]] = {}
-    for i in np.flatnonzero(scores >= options.min_timing):
-        t = _Triple(int(c.tl[i]), int(c.tr[i]), int(c.bl[i]))
-        if t not in best or scores[i] > best[t][0]:
-            best[t] = (float(scores[i]), int(c.size[i]))
+    for at in np.flatnonzero(scores >= options.min_timing).tolist():
+        t = _Triple(int(c.tl[at]), int(c.tr[at]), int(c.bl[at]))
+        if t not in best or scores[at] > best[t][0]:
+            best[t] = (float(scores[at]), at)
     reads: list[_Read] = []
     used: set[int] = set()
     failed = 0
-    for t, (_, size) in sorted(best.items(), key=lambda item: -item[1][0]):
+    for t, (_, i) in sorted(best.items(), key=lambda item: -item[1][0]):
         if used & {t.tl, t.tr, t.bl}:
             continue
-        read = _read(gray, f, t, size, options)
+        size = int(c.size[i])
+        base = _grid(f, t, size, float(c.across[i]), float(c.down[i]))
+        read, plausible = _read(gray, f, t, size, base, options)
         if read is None:
-            failed += 1
+            failed += plausible
         else:
             reads.append(read)
             used.update(read.finders)

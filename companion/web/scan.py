@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
+from sqlalchemy import CursorResult, insert, update
+from sqlalchemy.exc import IntegrityError
 
 from companion import services
 from companion.cards.search import normalize
-from companion.rules.actions import IllegalAction
+from companion.db import db
+from companion.db.models import StickerRead, utc_now
+from companion.rules.actions import Acquire, IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import GameState
 from companion.vision import DecodeBusy, decode, stickers
@@ -134,11 +139,44 @@ class Found:
 
 @dataclass(frozen=True)
 class Upload:
-    """What the uploaded photo held: its codes, or an error message and its status."""
+    """What the uploaded photo held: its codes (with their corners in the photo's pixels
+    and the photo's size), or an error message and its status."""
 
     found: list[Found]
     error: str | None = None
     status: int = 200
+    corners: list[list[list[float]]] = field(default_factory=list)
+    size: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One line of feedback about a scan or a purchase: its kind (ok, info, warn) and text."""
+
+    kind: str
+    text: str
+
+
+def _scan_outcomes(found: list[Found]) -> list[Outcome]:
+    """What a photo gave, in words: the cards read, codes that are not ours, or nothing."""
+    if not found:
+        return [
+            Outcome(
+                "warn",
+                _("No code found in that photo. Try closer, with more light, and without glare."),
+            )
+        ]
+    outcomes = [
+        Outcome("ok", _("Read: %(card)s #%(copy)d", card=f.name, copy=f.copy))
+        for f in found
+        if f.card_id and f.copy
+    ]
+    outcomes += [
+        Outcome("warn", _("Not one of our stickers: %(text)s", text=f.payload))
+        for f in found
+        if not f.card_id
+    ]
+    return outcomes
 
 
 def _refused(error: str, status: int = 422) -> Upload:
@@ -170,7 +208,8 @@ def _read_upload() -> Upload:
         Found(c.payload, c.card_id, c.copy, card_name(c.card_id) if c.card_id else None)
         for c in result.codes
     ]
-    return Upload(found)
+    corners = [[[round(x, 1), round(y, 1)] for x, y in c.corners] for c in result.codes]
+    return Upload(found, corners=corners, size=(result.width, result.height))
 
 
 def _wants_json() -> bool:
@@ -187,7 +226,7 @@ def _wants_json() -> bool:
 
 @bp.get("/scan")
 def scan_page() -> ResponseReturnValue:
-    return render_template("scan/scan.html", game=None, found=None, error=None)
+    return render_template("scan/scan.html", game=None, found=None, error=None, outcomes=[])
 
 
 @bp.post("/scan")
@@ -205,36 +244,50 @@ def scan() -> ResponseReturnValue:
             ],
             "unknown": [f.payload for f in found if not f.card_id],
         }
+    outcomes = [] if error else _scan_outcomes(found)
+    context = {"found": found, "error": error, "outcomes": outcomes, "game": None}
     if is_htmx():
-        return render_block("scan/scan.html", "found", found=found, error=error, game=None), status
-    return render_template("scan/scan.html", game=None, found=found, error=error), status
+        return render_block("scan/scan.html", "found", **context), status
+    return render_template("scan/scan.html", **context), status
 
 
 # -- purchases in a game -------------------------------------------------------------------
 
 
-class _RecentReads:
-    """When each copy was last offered per game, to ignore a sticker read again at once."""
-
-    def __init__(self) -> None:
-        self.seen: dict[tuple[int, str, int], float] = {}
-        self.lock = threading.Lock()
-
-    def fresh(self, game_id: int, card_id: str, copy: int) -> bool:
-        now = time.monotonic()
-        with self.lock:
-            if len(self.seen) > 2000:
-                self.seen = {k: t for k, t in self.seen.items() if now - t < REPEAT_SECONDS}
-            last = self.seen.get((game_id, card_id, copy))
-            self.seen[(game_id, card_id, copy)] = now
-        return last is None or now - last >= REPEAT_SECONDS
-
-
-def _recent() -> _RecentReads:
-    found = current_app.extensions.get("recent_reads")
-    if found is None:
-        found = current_app.extensions.setdefault("recent_reads", _RecentReads())
-    return found  # type: ignore[no-any-return]
+def fresh_read(game_id: int, card_id: str, copy: int) -> bool:
+    """Record that this copy's sticker was just read in this game; whether it had not
+    been read in the last REPEAT_SECONDS (a sticker held in front of the camera stays
+    ignored). One transaction in the database, so every server process agrees."""
+    now = utc_now()
+    key = {"game_id": game_id, "card": card_id, "copy": copy}
+    row = (
+        (StickerRead.game_id == game_id)
+        & (StickerRead.card == card_id)
+        & (StickerRead.copy == copy)
+    )
+    session = db.session()
+    with current_app.extensions["game_write_lock"]:
+        try:
+            stale = (
+                update(StickerRead)
+                .where(row, StickerRead.read_at < now - timedelta(seconds=REPEAT_SECONDS))
+                .values(read_at=now)
+            )
+            if cast(CursorResult[Any], session.execute(stale)).rowcount:
+                session.commit()
+                return True
+            try:
+                with session.begin_nested():
+                    session.execute(insert(StickerRead).values(**key, read_at=now))
+                fresh = True
+            except IntegrityError:  # read moments ago (here or by another process)
+                session.execute(update(StickerRead).where(row).values(read_at=now))
+                fresh = False
+            session.commit()
+            return fresh
+        except BaseException:
+            session.rollback()
+            raise
 
 
 @dataclass(frozen=True)
@@ -284,22 +337,23 @@ def _game_view(game_id: int) -> services.GameView:
 def _buy_page(
     view: services.GameView,
     offers: list[Offer],
-    unknown: list[str],
+    outcomes: list[Outcome],
     error: str | None,
     query: str = "",
     status: int = 200,
+    headers: dict[str, str] | None = None,
 ) -> ResponseReturnValue:
     context = {
         "view": view,
         "offers": offers,
-        "unknown": unknown,
+        "outcomes": outcomes,
         "error": error,
         "query": query,
         "buyer": default_buyer(view.state),
     }
     if is_htmx():
-        return render_block("scan/buy.html", "offers", **context), status
-    return render_template("scan/buy.html", **context), status
+        return render_block("scan/buy.html", "offers", **context), status, headers or {}
+    return render_template("scan/buy.html", **context), status, headers or {}
 
 
 @bp.get("/games/<int:game_id>/buy")
@@ -322,26 +376,78 @@ def buy_page(game_id: int) -> ResponseReturnValue:
                 offers.append(_offer(view.state, card.id, copy))
             if len(offers) >= 12:
                 break
-    return _buy_page(view, offers, [], None, query)
+    return _buy_page(view, offers, _bought(view.state), None, query)
+
+
+def _bought(state: GameState) -> list[Outcome]:
+    """The confirmation after a purchase's redirect (`?bought=<card>/<copy>`), read from
+    the game itself: nothing when that copy has no owner."""
+    card_id, _sep, copy = request.args.get("bought", "").partition("/")
+    owner = state.owner(card_id, int(copy)) if copy.isdigit() else None
+    if owner is None:
+        return []
+    return [_recorded(state, card_id, int(copy))]
+
+
+def _recorded(state: GameState, card_id: str, copy: int) -> Outcome:
+    owner = state.owner(card_id, copy)
+    name = state.house(owner).name if owner else ""
+    card = state.catalog.cards.get(card_id)
+    text = _(
+        "Recorded: %(card)s #%(copy)d now belongs to %(name)s.",
+        card=card.name if card else card_id,
+        copy=copy,
+        name=name,
+    )
+    return Outcome("ok", text)
+
+
+def _offer_outcome(state: GameState, offer: Offer) -> Outcome:
+    """What the table should know about a card just read: free, owned, or not for sale."""
+    if offer.owner:
+        owner = state.house(offer.owner).name
+        text = _(
+            "%(card)s #%(copy)d already belongs to %(name)s.",
+            card=offer.name,
+            copy=offer.copy,
+            name=owner,
+        )
+        return Outcome("warn", text)
+    if not offer.buyable:
+        return Outcome("warn", _("%(card)s isn't bought in this game.", card=offer.name))
+    return Outcome("ok", _("Read: %(card)s #%(copy)d", card=offer.name, copy=offer.copy))
+
+
+def _live_codes(upload: Upload) -> dict[str, str]:
+    """The codes' corners for the live camera's frame, as a header (no HTML involved)."""
+    where = {"size": list(upload.size), "corners": upload.corners}
+    return {"X-Scan-Codes": json.dumps(where, separators=(",", ":"))}
 
 
 @bp.post("/games/<int:game_id>/scan")
 def game_scan(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
     upload = _read_upload()
-    found = upload.found
     if upload.error:
         return _buy_page(view, [], [], upload.error, status=upload.status)
-    recent = _recent()
-    offers = [
-        _offer(view.state, f.card_id, f.copy)
-        for f in found
-        if f.card_id and f.copy and recent.fresh(game_id, f.card_id, f.copy)
-    ]
-    unknown = [f.payload for f in found if not f.card_id]
-    if not offers and not unknown and request.form.get("live") == "1":
-        return "", 204  # a camera frame with nothing new: leave the page as it is
-    return _buy_page(view, offers, unknown, None)
+    live = request.form.get("live") == "1"
+    offers: list[Offer] = []
+    outcomes: list[Outcome] = []
+    for f in upload.found:
+        if not (f.card_id and f.copy):
+            continue
+        if fresh_read(game_id, f.card_id, f.copy):
+            offers.append(_offer(view.state, f.card_id, f.copy))
+            outcomes.append(_offer_outcome(view.state, offers[-1]))
+        else:
+            text = _("%(card)s #%(copy)d was read a moment ago: ignored.", card=f.name, copy=f.copy)
+            outcomes.append(Outcome("info", text))
+    unknown = [f for f in upload.found if not f.card_id]
+    if live and not offers and not unknown:
+        return "", 204, _live_codes(upload)  # nothing new in a camera frame: page stays
+    if unknown or not upload.found:
+        outcomes += _scan_outcomes(unknown)
+    return _buy_page(view, offers, outcomes, None, headers=_live_codes(upload))
 
 
 @bp.post("/games/<int:game_id>/buy")
@@ -370,6 +476,10 @@ def buy(game_id: int) -> ResponseReturnValue:
             [_offer(fresh.state, card_id, copy)] if card_id in fresh.state.catalog.cards else []
         )
         return _buy_page(fresh, offers, [], refusal(exc), status=422)
+    if not isinstance(action, Acquire):  # action_from was asked for an acquire
+        raise TypeError(action)
+    card_id, copy = action.card, action.copy
     if not is_htmx():
-        return redirect(url_for("scan.buy_page", game_id=game_id), 303)
-    return _buy_page(view, [], [], None)
+        bought = f"{card_id}/{copy}"
+        return redirect(url_for("scan.buy_page", game_id=game_id, bought=bought), 303)
+    return _buy_page(view, [], [_recorded(view.state, card_id, copy)], None)

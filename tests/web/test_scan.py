@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import io
+import json
+import re
+from datetime import timedelta
 
 import cv2
 import pytest
@@ -111,6 +115,13 @@ def test_the_same_sticker_read_again_at_once_is_ignored(game, client):
     again = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
     assert first.status_code == 200
     assert again.status_code == 204
+    # Both answers say where the code is, for the live camera's frame around it.
+    for answer in (first, again):
+        where = json.loads(answer.headers["X-Scan-Codes"])
+        assert where["size"] == [1280, 720]
+        ((x0, y0), _, (x2, y2), _) = where["corners"][0]
+        # qr_png pastes the code (4 quiet modules of 6 px) at (40, 120).
+        assert abs(x0 - 64) < 6 and abs(y0 - 144) < 6 and x2 > x0 and y2 > y0
 
 
 def test_a_copy_owned_by_another_player_asks_before_moving(game, client):
@@ -286,3 +297,146 @@ def test_a_photo_that_finds_every_slot_taken_is_answered_503(client, monkeypatch
             vision._slots.release()
     assert response.status_code == 503
     assert "try again in a moment" in response.get_data(as_text=True)
+
+
+# -- feedback for every scan and purchase outcome (issue 20) --------------------------------
+
+
+def outcome_lines(body: str) -> list[str]:
+    """The texts of the outcome lines at the top of a scan or purchase answer."""
+    lines = re.findall(r'class="outcome[^"]*">([^<]*)<', body)
+    return [html.unescape(re.sub(r"\s+", " ", t).strip()) for t in lines]
+
+
+def buy_form(game, game_id: int, house: str, card: str, copy: int) -> dict[str, str]:
+    """The purchase form's fields, at the game's current version."""
+    version = str(game.version(game_id))
+    return {"house": house, "card": card, "copy": str(copy), "version": version}
+
+
+def test_a_recognised_card_is_announced_above_its_offer(game, client):
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/6")
+    body = client.post(f"/games/{game_id}/scan", data=upload(photo)).get_data(as_text=True)
+    assert outcome_lines(body) == ["Read: The Spice Must Flow #6"]
+    assert body.index("Read: The Spice Must Flow #6") < body.index("Bought by")
+
+
+def test_an_unknown_code_and_a_photo_without_codes_say_so_on_the_purchase_page(game, client):
+    game_id = game.new_2p()
+    unknown = client.post(f"/games/{game_id}/scan", data=upload(qr_png("hello there")))
+    assert outcome_lines(unknown.get_data(as_text=True)) == ["Not one of our stickers: hello there"]
+    empty = client.post(f"/games/{game_id}/scan", data=upload(qr_png()))
+    assert empty.status_code == 200
+    assert outcome_lines(empty.get_data(as_text=True)) == [
+        "No code found in that photo. Try closer, with more light, and without glare."
+    ]
+
+
+def test_a_photo_of_the_same_sticker_within_5_seconds_says_it_was_ignored(game, client):
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/foldspace/3")
+    client.post(f"/games/{game_id}/scan", data=upload(photo))
+    again = client.post(f"/games/{game_id}/scan", data=upload(photo)).get_data(as_text=True)
+    assert outcome_lines(again) == ["Foldspace #3 was read a moment ago: ignored."]
+    assert "Bought by" not in again  # not offered a second time
+
+
+def test_a_copy_someone_owns_is_announced_with_the_owner(game, client):
+    game_id = game.new_2p()
+    client.post(f"/games/{game_id}/buy", data=buy_form(game, game_id, "p1", "foldspace", 5))
+    body = client.post(
+        f"/games/{game_id}/scan", data=upload(qr_png(f"{HOST}/c/foldspace/5"))
+    ).get_data(as_text=True)
+    assert outcome_lines(body) == ["Foldspace #5 already belongs to Ann."]
+    assert "Move it from Ann to Ben" in body
+
+
+def test_a_card_not_bought_in_this_game_says_so(game, client):
+    game_id = game.new_2p()
+    body = client.post(
+        f"/games/{game_id}/scan", data=upload(qr_png(f"{HOST}/c/paul_atreides/1"))
+    ).get_data(as_text=True)
+    assert outcome_lines(body) == ["Paul Atreides isn't bought in this game."]
+
+
+def test_a_recorded_purchase_is_confirmed_with_or_without_htmx(game, client):
+    game_id = game.new_2p()
+    form = buy_form(game, game_id, "p2", "foldspace", 1)
+    htmx = client.post(f"/games/{game_id}/buy", data=form, headers={"HX-Request": "true"})
+    assert outcome_lines(htmx.get_data(as_text=True)) == [
+        "Recorded: Foldspace #1 now belongs to Ben."
+    ]
+    form = buy_form(game, game_id, "p2", "foldspace", 2)
+    plain = client.post(f"/games/{game_id}/buy", data=form, follow_redirects=True)
+    assert outcome_lines(plain.get_data(as_text=True)) == [
+        "Recorded: Foldspace #2 now belongs to Ben."
+    ]
+    # The confirmation is read from the game: a made-up one shows nothing.
+    assert (
+        outcome_lines(client.get(f"/games/{game_id}/buy?bought=foldspace/3").get_data(as_text=True))
+        == []
+    )
+    assert client.get(f"/games/{game_id}/buy?bought=foldspace/x").status_code == 200
+
+
+def test_the_scan_page_says_what_each_photo_gave(client):
+    headers = {"HX-Request": "true"}
+    photo = qr_png(f"{HOST}/c/the_spice_must_flow/3", "hello there")
+    read = client.post("/scan", data=upload(photo), headers=headers).get_data(as_text=True)
+    assert outcome_lines(read) == [
+        "Read: The Spice Must Flow #3",
+        "Not one of our stickers: hello there",
+    ]
+    empty = client.post("/scan", data=upload(qr_png()), headers=headers).get_data(as_text=True)
+    assert outcome_lines(empty) == [
+        "No code found in that photo. Try closer, with more light, and without glare."
+    ]
+
+
+# -- the repeat-scan filter lives in the database (issue 17, finding 10) -------------------
+
+
+def test_the_same_sticker_is_offered_again_once_5_seconds_have_passed(game, client, monkeypatch):
+    from companion.db import models
+    from companion.web import scan as scan_module
+
+    game_id = game.new_2p()
+    photo = qr_png(f"{HOST}/c/foldspace/6")
+    start = models.utc_now()
+    clock = {"now": start}
+    monkeypatch.setattr(scan_module, "utc_now", lambda: clock["now"])
+
+    def offered() -> bool:
+        answer = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+        return bool(answer.status_code == 200)
+
+    assert offered()
+    clock["now"] = start + timedelta(seconds=4)
+    assert not offered()  # and this read starts the 5 seconds again
+    clock["now"] = start + timedelta(seconds=8)
+    assert not offered()
+    clock["now"] = start + timedelta(seconds=13.5)
+    assert offered()
+
+
+def test_two_server_processes_share_the_repeat_filter(tmp_path):
+    """Two apps on one database file, as two gunicorn workers: a sticker one of them
+    just read is ignored by the other."""
+    from tests.web.conftest import TWO_PLAYER_FORM, dispose, make_app
+
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    first, second = make_app(SQLALCHEMY_DATABASE_URI=url), make_app(SQLALCHEMY_DATABASE_URI=url)
+    try:
+        created = first.test_client().post("/games", data=TWO_PLAYER_FORM)
+        game_id = int(created.headers["Location"].rsplit("/", 2)[-2])
+        photo = qr_png(f"{HOST}/c/foldspace/1")
+        path = f"/games/{game_id}/scan"
+        one = first.test_client().post(path, data=upload(photo, live="1"))
+        other = second.test_client().post(path, data=upload(photo, live="1"))
+        assert (one.status_code, other.status_code) == (200, 204)
+        elsewhere = second.test_client().post(path, data=upload(qr_png(f"{HOST}/c/foldspace/2")))
+        assert "Read: Foldspace #2" in elsewhere.get_data(as_text=True)
+    finally:
+        dispose(first)
+        dispose(second)
