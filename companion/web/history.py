@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
+from flask_babel import format_datetime
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
@@ -80,8 +81,8 @@ def key_name(breakdown: str, key: str) -> str:
 def local_time(iso: str) -> dict[str, str]:
     """A UTC time for a <time> element: the ISO value, and a UTC text shown until the
     page's script writes it in the viewer's own time zone."""
-    moment = datetime.fromisoformat(iso.removesuffix("Z"))
-    return {"iso": iso, "text": moment.strftime("%Y-%m-%d %H:%M") + " UTC"}
+    moment = datetime.fromisoformat(iso.removesuffix("Z")).replace(tzinfo=UTC)
+    return {"iso": iso, "text": _("%(time)s UTC", time=format_datetime(moment, "short"))}
 
 
 def _filters() -> tuple[store.RecordFilter, list[str]]:

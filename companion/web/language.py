@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, redirect, request
+from flask import Blueprint, Flask, Response, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_babel, get_locale, get_translations
 from flask_babel import gettext as _
@@ -77,7 +77,10 @@ def locale_for_tag(tag: str) -> str | None:
 
 
 def select_locale() -> str:
-    """The menu's choice (cookie), else the first language the browser accepts, else English."""
+    """The menu's choice (cookie), else the first language the browser accepts, else English
+    (also outside a request: a command line, a test calling a use case directly)."""
+    if not has_request_context():
+        return DEFAULT
     chosen = request.cookies.get(COOKIE, "")
     if chosen in BY_CODE:
         return chosen
