@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from flask import Flask
+from waitress import wasyncore
 from waitress.server import create_server
 
 from companion import ROOT
@@ -136,10 +137,21 @@ def test_only_game_screens_follow_the_game(game, client):
 @pytest.fixture
 def waitress_url(app: Flask) -> Iterator[tuple[str, int]]:
     server = create_server(app, host="127.0.0.1", port=0, threads=2)
-    thread = threading.Thread(target=server.run, daemon=True)
+    stop = threading.Event()
+
+    def serve() -> None:
+        # server.run() loops until its sockets close under it (EBADF in the thread when
+        # closed from here): loop in short turns instead and stop between two of them.
+        while not stop.is_set():
+            wasyncore.loop(timeout=0.05, map=server._map, count=1)
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     yield "127.0.0.1", server.effective_port
+    stop.set()
+    thread.join()
     server.close()
+    server.task_dispatcher.shutdown()
 
 
 @pytest.mark.parametrize("poll", ["/games/{id}/live/board?v=0", "/games/{id}/version?v=0"])
