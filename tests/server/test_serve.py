@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 from typing import Any
 
 import pytest
@@ -88,7 +89,7 @@ def test_bad_options_exit_with_a_clear_message(argv, message, capsys):
 
 
 def test_gunicorn_is_refused_on_windows_with_a_clear_message(monkeypatch, capsys):
-    monkeypatch.setattr(serve.sys, "platform", "win32")
+    monkeypatch.setattr(sys, "platform", "win32")
     with pytest.raises(SystemExit):
         serve.parse_arguments(["--https"])
     assert "Linux and macOS only" in capsys.readouterr().err
