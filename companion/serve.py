@@ -51,6 +51,11 @@ from companion.tls import ensure_certificate
 KEEPALIVE_SECONDS = 75
 # Long enough to finish a request in progress when the server is stopped.
 GRACEFUL_STOP_SECONDS = 10
+# HTTPS: how long a server thread waits for a silent client, in a TLS handshake (a
+# tablet on weak Wi-Fi shakes hands in well under a second) and in a request (a photo
+# upload on weak Wi-Fi may pause); then the thread is free for another screen.
+HANDSHAKE_SECONDS = 5.0
+READ_SECONDS = 30.0
 
 
 def lan_addresses() -> list[str]:
@@ -187,6 +192,8 @@ def run_server(app: Flask, args: argparse.Namespace) -> None:
         threads=args.threads,
         keepalive_seconds=KEEPALIVE_SECONDS,
         graceful_stop_seconds=GRACEFUL_STOP_SECONDS,
+        handshake_seconds=HANDSHAKE_SECONDS,
+        read_seconds=READ_SECONDS,
         tls=tls,
     )
     serve_with_gunicorn(app, plan)

@@ -6,6 +6,8 @@ Imported only in those modes: gunicorn needs fork and fcntl, which Windows lacks
 from __future__ import annotations
 
 import os
+import ssl
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 
 from companion.db import db
+from companion.tls import server_context
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,8 @@ class GunicornPlan:
     threads: int
     keepalive_seconds: int
     graceful_stop_seconds: int
+    handshake_seconds: float
+    read_seconds: float
     tls: tuple[Path, Path] | None = None  # certificate, key
 
     def options(self) -> dict[str, Any]:
@@ -45,7 +50,24 @@ class GunicornPlan:
         }
         if self.tls is not None:
             options["certfile"], options["keyfile"] = (str(path) for path in self.tls)
+            contexts = OneContext(*self.tls, self.handshake_seconds, self.read_seconds)
+            options["ssl_context"] = contexts.for_gunicorn
         return options
+
+
+class OneContext:
+    """gunicorn's ssl_context hook, which it calls for each connection: one context per
+    process, made on first use, whose waits for a client are bounded (companion.tls)."""
+
+    def __init__(self, cert: Path, key: Path, handshake_seconds: float, read_seconds: float):
+        self.files = (cert, key)
+        self.limits = (handshake_seconds, read_seconds)
+        self.context: ssl.SSLContext | None = None
+
+    def for_gunicorn(self, config: Any, default: Callable[[], ssl.SSLContext]) -> ssl.SSLContext:
+        if self.context is None:
+            self.context = server_context(*self.files, *self.limits)
+        return self.context
 
 
 class CompanionServer(BaseApplication):  # type: ignore[misc]

@@ -17,12 +17,14 @@ from pathlib import Path
 
 import pytest
 
+from companion.serve import HANDSHAKE_SECONDS
 from companion.tls import ensure_certificate
 from tests.server.test_kill import ROOT, free_port
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn: Linux, macOS")
 
 TIMEOUT = 5.0  # seconds: a blocked server makes the request time out instead
+CLIENT_HELLO_START = b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03"  # then nothing
 
 
 def start_server(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[bytes], int]:
@@ -107,11 +109,41 @@ def test_a_handshake_stopped_halfway_does_not_delay_another_clients_request(
 ):
     stalled = socket.create_connection(("127.0.0.1", https_server), timeout=TIMEOUT)
     try:
-        stalled.sendall(b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03")  # a ClientHello's start
+        stalled.sendall(CLIENT_HELLO_START)
         time.sleep(0.2)
         assert https_get(https_server, trusting(certificate)).status == 200
     finally:
         stalled.close()
+
+
+def test_more_stalled_handshakes_than_threads_are_cut_off_after_the_time_limit(
+    tmp_path, certificate
+):
+    """Each stalled handshake holds a worker thread only until the handshake time limit
+    (serve.HANDSHAKE_SECONDS): with both threads held, a request is answered after it."""
+    cert, key = certificate
+    options = ("--https", "--cert", str(cert), "--key", str(key), "--threads", "2")
+    process, port = start_server(tmp_path, *options)
+    stalled = [socket.create_connection(("127.0.0.1", port)) for _ in range(3)]
+    try:
+        for held in stalled:
+            held.sendall(CLIENT_HELLO_START)
+        time.sleep(0.5)  # both threads now wait in a handshake
+        context = trusting(certificate)
+        connection = http.client.HTTPSConnection(
+            "127.0.0.1", port, timeout=3 * HANDSHAKE_SECONDS, context=context
+        )
+        connection.request("GET", "/")
+        assert connection.getresponse().status == 200
+        connection.close()
+        for cut_off in stalled[:2]:
+            cut_off.settimeout(TIMEOUT)
+            assert cut_off.recv(1) == b""  # the server closed it
+    finally:
+        for held in stalled:
+            held.close()
+        status, output = stop(process)
+    assert status == 0, output
 
 
 def test_https_answers_keep_the_connection_alive_and_carry_secure_cookies(

@@ -123,13 +123,23 @@ def test_https_mode_makes_the_session_cookie_secure_and_serves_the_given_certifi
     assert options["worker_class"] == "gthread"
     assert (options["certfile"], options["keyfile"]) == (str(cert), str(key))
     assert options["bind"] == ["127.0.0.1:0"]
+    assert (plan.handshake_seconds, plan.read_seconds) == (5.0, 30.0)
 
 
 def test_gunicorn_keeps_connections_alive_longer_than_the_polls_interval():
     from companion import create_app
     from companion.serve_gunicorn import GunicornPlan
 
-    plan = GunicornPlan("::", 5000, 2, 8, serve.KEEPALIVE_SECONDS, serve.GRACEFUL_STOP_SECONDS)
+    plan = GunicornPlan(
+        host="::",
+        port=5000,
+        workers=2,
+        threads=8,
+        keepalive_seconds=serve.KEEPALIVE_SECONDS,
+        graceful_stop_seconds=serve.GRACEFUL_STOP_SECONDS,
+        handshake_seconds=serve.HANDSHAKE_SECONDS,
+        read_seconds=serve.READ_SECONDS,
+    )
     options = plan.options()
     app = create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     poll_seconds = app.config["LIVE_POLL_MS"] / 1000
