@@ -6,12 +6,14 @@ tablet. Stopped (Ctrl-C, SIGTERM), it checkpoints SQLite's write-ahead log.
 
 Plain HTTP is served by waitress (every platform). `--https` and `--workers N` are
 served by gunicorn's gthread workers (Linux and macOS only: gunicorn needs fork). Its
-TLS handshakes happen on the worker threads, and a connection that sends nothing waits
-in the worker's poller without holding a thread, so a tablet dropping off the Wi-Fi
-mid-handshake stops no other screen; Werkzeug's server, used before, shook hands in its
-accept loop, where one silent connection froze every screen. cheroot's TLS adapter
+TLS handshakes happen on the worker threads, a connection that sends nothing waits in
+the worker's poller without holding a thread, and one gone silent mid-handshake or
+mid-request is let go after a while (companion.tls), so a tablet dropping off the Wi-Fi
+stops no other screen; Werkzeug's server, used before, shook hands in its accept loop,
+where one silent connection froze every screen. cheroot's TLS adapter
 shakes hands in its accept loop too; hypercorn would run this WSGI app through an
-asyncio bridge. gunicorn also runs several processes for a club's many tables, and keeps
+asyncio bridge. gunicorn also runs several processes for a club's many tables (the
+database is migrated once, under the migration lock, before they fork), and keeps
 connections alive between the live view's polls. Nothing here needs the internet.
 """
 
@@ -126,7 +128,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--https",
         action="store_true",
-        help="serve over HTTPS with a self-signed certificate (live camera)",
+        help="serve over HTTPS (live camera), with a self-signed certificate unless --cert",
     )
     parser.add_argument("--cert", type=Path, help="with --https: a certificate (PEM) to use")
     parser.add_argument("--key", type=Path, help="with --https: the certificate's key (PEM)")
