@@ -26,7 +26,7 @@ from companion import create_app
 from companion.db import db
 from companion.web import games as games_module
 from companion.web.language import LANGUAGES, TRANSLATIONS
-from tests.web.conftest import SOLO_FORM
+from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM
 
 PSEUDO = "eo"  # any locale Babel knows and the app has no catalog for
 OPEN, CLOSE = "⟦", "⟧"
@@ -71,6 +71,7 @@ def proper_names(app: Flask) -> set[str]:
     (so "and" or "of" in a card's name excuse nothing)."""
     catalog = app.extensions["catalog"]
     names = [language.name for language in LANGUAGES] + [SOLO_FORM["p1_name"], "Player"]
+    names += [TWO_PLAYER_FORM["p1_name"], TWO_PLAYER_FORM["p2_name"]]
     for kind in (catalog.spaces, catalog.leaders, catalog.conflicts, catalog.hagal):
         names += [item.name for item in kind.values()]
     for kind in (catalog.cards, catalog.intrigue, catalog.tech):
@@ -95,5 +96,22 @@ def test_the_game_pages_pass_every_word_through_gettext(pseudo_client: FlaskClie
     allowed = proper_names(pseudo_client.application) | LATER
     for url in ("/", "/games/new", f"{game}/setup", game, f"{game}/live", "/no-such-page"):
         answer = pseudo_client.get(url)
+        left = english_left(answer.get_data(as_text=True)) - allowed
+        assert (url, sorted(left)) == (url, [])
+
+
+def test_the_other_pages_of_a_game_pass_every_word_through_gettext(
+    pseudo_client: FlaskClient,
+) -> None:
+    """A two-player game's screens, the Fix, delete and purchase pages, history, statistics
+    and the scan page."""
+    solo = pseudo_client.post("/games", data=SOLO_FORM).headers["Location"].removesuffix("/setup")
+    created = pseudo_client.post("/games", data=TWO_PLAYER_FORM)
+    game = created.headers["Location"].removesuffix("/setup")
+    allowed = proper_names(pseudo_client.application) | LATER
+    pages = (game, f"{game}/live", f"{game}/fix", f"{solo}/fix", f"{solo}/delete", f"{solo}/buy")
+    for url in (*pages, "/history", "/stats", "/scan"):
+        answer = pseudo_client.get(url)
+        assert answer.status_code == 200, url
         left = english_left(answer.get_data(as_text=True)) - allowed
         assert (url, sorted(left)) == (url, [])
