@@ -3,19 +3,26 @@ language, while what is stored stays as it was."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import get_translations
 from sqlalchemy import select
 
 from companion.db import db
 from companion.db.models import Game
+from companion.rules.engine import new_game
+from companion.rules.state import Entry
+from companion.sim import make_setup
 from companion.web import games as games_module
+from companion.web.present.story import sentence
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM
 
 POLISH = {"Accept-Language": "pl"}
+RIVAL_NAMES = ("Left Rival", "Right Rival")  # the set-up form's names for unnamed Rivals
 
 
 @pytest.fixture(autouse=True)
@@ -75,3 +82,40 @@ def test_costs_and_conflict_rewards_are_in_the_readers_language(client: FlaskCli
     assert "5 솔라리" in table  # the Landsraad spaces' costs
     assert "물 2" in table  # Research Station / Sietch Tabr
     assert "원하는 세력 하나에 영향력 +1" in table  # Skirmish's first reward
+
+
+def test_a_refused_setup_lists_its_problems_in_the_readers_language(
+    client: FlaskClient,
+) -> None:
+    """Every problem of the setup, each translated [RB p.20: two different Rival leaders]."""
+    form = {**SOLO_FORM, "r2_leader": SOLO_FORM["r1_leader"], "r2_color": "red"}
+    refused = client.post("/games", data=form, headers=POLISH)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert "Dwaj rywale potrzebują różnych liderów." in page
+    assert "Każdy ród potrzebuje własnego koloru." in page
+    assert "The two Rivals" not in page
+
+
+def test_combat_results_and_tie_break_counts_in_the_log_are_translated(app: Flask) -> None:
+    """Strengths and places [RB p.12 Resolve Combat], tie-break counts [RB p.12 Endgame]."""
+    catalog = app.extensions["catalog"]
+    setup = make_setup(catalog, "solo", "mentat", seed=1)
+    unnamed = tuple(
+        replace(seat, name=name) for seat, name in zip(setup.rivals, RIVAL_NAMES, strict=True)
+    )
+    state = new_game(replace(setup, rivals=unnamed), catalog)
+    left, right = state.houses[1].id, state.houses[2].id
+    fight = {"strengths": {left: 7, right: 3}, "places": {left: "first", right: "second"}}
+    combat = Entry(1, 1, "combat", None, {"card": "skirmish_a", **fight})
+    tie = Entry(2, 10, "tiebreak", left, {"values": [3, 2, 1, 4]})
+    bank = Entry(3, 1, "take", left, {"solari": 2, "spice": 1, "troops": 2})
+    with app.test_request_context("/", headers={"Accept-Language": "ja"}):
+        lines = [sentence(entry, state, get_translations()) for entry in (combat, tie, bank)]
+    assert (
+        "強さ\uff1a左のライバル 7、右のライバル 3。報酬\uff1a左のライバル 1位、右のライバル 2位。"
+        in lines[0]
+    )
+    assert "3香料、2ソラリ、1水、駐屯地の4部隊" in lines[1]
+    assert "2ソラリと1香料を銀行から" in lines[2] and "2部隊を自分のサプライから" in lines[2]
+    assert "spice" not in " ".join(lines) and "Rival" not in " ".join(lines)
