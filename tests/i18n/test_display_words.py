@@ -3,7 +3,9 @@ language, while what is stored stays as it was."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -22,6 +24,7 @@ from companion.web.present.story import sentence
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM
 
 POLISH = {"Accept-Language": "pl"}
+STATIC = Path(__file__).resolve().parents[2] / "static"
 RIVAL_NAMES = ("Left Rival", "Right Rival")  # the set-up form's names for unnamed Rivals
 
 
@@ -119,3 +122,15 @@ def test_combat_results_and_tie_break_counts_in_the_log_are_translated(app: Flas
     assert "3香料、2ソラリ、1水、駐屯地の4部隊" in lines[1]
     assert "2ソラリと1香料を銀行から" in lines[2] and "2部隊を自分のサプライから" in lines[2]
     assert "spice" not in " ".join(lines) and "Rival" not in " ".join(lines)
+
+
+def test_the_scripts_take_their_words_from_the_page(client: FlaskClient) -> None:
+    """static/app.js's toast reads its words from <body data-msg-*>; no script of ours
+    holds an English sentence of its own."""
+    page = client.get("/", headers={"Accept-Language": "ko"}).get_data(as_text=True)
+    assert 'data-msg-reload="새로고침"' in page
+    assert 'data-msg-refused="서버가 이 요청을 거부했습니다."' in page
+    sentences = re.compile(r"""["'`][A-Z][a-z']+ [a-z][^"'`]*["'`]""")
+    for script in sorted(STATIC.glob("*.js")):
+        code = re.sub(r"(?m)^\s*//.*$", "", script.read_text())  # comments are for us
+        assert (script.name, sentences.findall(code)) == (script.name, [])
