@@ -250,6 +250,8 @@ ADJUST_REASONS = {
     "endgame": N_("Endgame card"),
 }
 PLACE_NAMES = {"first": N_("1st"), "second": N_("2nd"), "third": N_("3rd")}
+# The same places as the words of "takes the first-place reward".
+PLACE_WORDS = {"first": N_("first"), "second": N_("second"), "third": N_("third")}
 # Amounts of each resource, and the tie-break counts in their order [RB p.12 Endgame].
 RESOURCE_AMOUNTS = {
     "solari": N_("%(n)s Solari"),
@@ -411,6 +413,10 @@ def _combat(entry: Entry, data: Data, names: _Names) -> Data:
             rewards=joined(won),
         )
     }
+
+
+def _reward(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"place": _named(PLACE_WORDS, data.get("place"))}
 
 
 def _take(entry: Entry, data: Data, names: _Names) -> Data:
@@ -605,6 +611,7 @@ _DETAILS: Mapping[str, Details] = {
     "signet": _signet,
     "rival_harvest": _rival_harvest,
     "combat": _combat,
+    "reward": _reward,
     "take": _take,
     "makers": _makers,
     "game_end": _game_end,

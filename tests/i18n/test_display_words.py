@@ -113,14 +113,17 @@ def test_combat_results_and_tie_break_counts_in_the_log_are_translated(app: Flas
     combat = Entry(1, 1, "combat", None, {"card": "skirmish_a", **fight})
     tie = Entry(2, 10, "tiebreak", left, {"values": [3, 2, 1, 4]})
     bank = Entry(3, 1, "take", left, {"solari": 2, "spice": 1, "troops": 2})
+    reward = Entry(4, 1, "reward", right, {"place": "second", "card": "skirmish_a"})
+    entries = (combat, tie, bank, reward)
     with app.test_request_context("/", headers={"Accept-Language": "ja"}):
-        lines = [sentence(entry, state, get_translations()) for entry in (combat, tie, bank)]
+        lines = [sentence(entry, state, get_translations()) for entry in entries]
     assert (
         "強さ\uff1a左のライバル 7、右のライバル 3。報酬\uff1a左のライバル 1位、右のライバル 2位。"
         in lines[0]
     )
     assert "3香料、2ソラリ、1水、駐屯地の4部隊" in lines[1]
     assert "2ソラリと1香料を銀行から" in lines[2] and "2部隊を自分のサプライから" in lines[2]
+    assert "右のライバルはSkirmishの2位報酬を得ます。" in lines[3]
     assert "spice" not in " ".join(lines) and "Rival" not in " ".join(lines)
 
 
