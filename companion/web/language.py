@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,10 +74,15 @@ DEFAULT_HOUSE_NAMES = {
 }
 
 
+def shown_label(labels: Mapping[str, object], key: str) -> str:
+    """The (lazy) label for `key` in the reader's language, or `key` itself."""
+    label = labels.get(key)
+    return str(label) if label is not None else key
+
+
 def house_name(name: str) -> str:
     """A house's name as shown: a seat's default name in the reader's language."""
-    default = DEFAULT_HOUSE_NAMES.get(name)
-    return str(default) if default is not None else name
+    return shown_label(DEFAULT_HOUSE_NAMES, name)
 
 
 def locale_for_tag(tag: str) -> str | None:

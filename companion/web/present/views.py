@@ -11,7 +11,7 @@ from companion.rules.catalog import FACTIONS
 from companion.rules.scoring import Standing
 from companion.rules.state import GameState, House
 from companion.services import GameView
-from companion.web.language import house_name
+from companion.web.language import house_name, shown_label
 
 if TYPE_CHECKING:
     from companion.web.present.round_end import RoundEndView
@@ -46,8 +46,7 @@ FACTION_LABELS = {
 
 def faction_name(faction: str) -> str:
     """A Faction's name in the reader's language (an unknown id as is)."""
-    label = FACTION_LABELS.get(faction)
-    return str(label) if label is not None else faction
+    return shown_label(FACTION_LABELS, faction)
 
 
 class Chip(NamedTuple):
