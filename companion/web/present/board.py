@@ -58,7 +58,17 @@ def resources_words(resources: Resources) -> str:
         (resources.spice, _l("%(n)s spice")),
         (resources.water, _l("%(n)s water")),
     )
-    return ", ".join(str(words) % {"n": n} for n, words in amounts if n)
+    return listed([str(words) % {"n": n} for n, words in amounts if n])
+
+
+def listed(parts: list[str]) -> str:
+    """ "a, b, c" joined the reader's way ("" for none)."""
+    if not parts:
+        return ""
+    result = parts[0]
+    for part in parts[1:]:
+        result = str(_("%(first)s, %(second)s", first=result, second=part))
+    return result
 
 
 def requirement_text(space: SpaceDef) -> str:

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from companion.rules.catalog import Resources, Reward
-from companion.web.present.board import resources_words
+from companion.web.present.board import listed, resources_words
 
 
 def reward_words(reward: Reward, names: Mapping[str, str]) -> str:
@@ -24,7 +24,7 @@ def reward_words(reward: Reward, names: Mapping[str, str]) -> str:
     for offer in reward.offers:
         vp = ngettext("%(num)d Victory Point", "%(num)d Victory Points", offer.vp)
         parts.append(_("you may pay %(cost)s for %(vp)s", cost=resources_words(offer.cost), vp=vp))
-    return ", ".join(parts) or _("nothing")
+    return listed(parts) or _("nothing")
 
 
 def _influence(reward: Reward) -> list[str]:
