@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal, NoReturn
 
-from flask import has_app_context
+from flask import current_app, has_app_context
 
 from companion import state_cache
 from companion.db import repository
@@ -34,7 +34,7 @@ from companion.rules import codec
 from companion.rules.actions import Action, IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.engine import apply, new_game, replay
-from companion.rules.i18n import N_
+from companion.rules.i18n import N_, Message
 from companion.rules.state import GameState, Setup
 from companion.state_cache import CachedGame, StateCache
 from companion.stats import store as records
@@ -107,18 +107,50 @@ def forget_cache() -> None:
         state_cache.for_app().clear()
 
 
-def title_for(setup: Setup, catalog: Catalog) -> str:
-    """A game's line in the game list: its players against its rivals."""
+# The difficulty as a game's title names it (the stored English title says "(mentat)").
+DIFFICULTY_WORDS = {
+    "mercenary": N_("mercenary"),
+    "sardaukar": N_("sardaukar"),
+    "mentat": N_("mentat"),
+    "kwisatz": N_("kwisatz"),
+}
+
+
+def title_for(setup: Setup, catalog: Catalog) -> Message:
+    """A game's line in the game list: its players against its rivals (English, kept as the
+    stored title; a Message, so a page shows it in the reader's language)."""
 
     def leader(lid: str) -> str:
         found = catalog.leaders.get(lid)
         return found.name if found else lid
 
     players = " & ".join(s.name for s in setup.humans)
-    if setup.mode == "solo":
-        rivals = " and ".join(leader(s.leader) for s in setup.rivals)
-        return f"{players} vs {rivals} ({setup.difficulty})"
-    return f"{players} vs House Hagal"
+    if setup.mode != "solo":
+        return Message(N_("%(players)s vs House Hagal"), players=players)
+    names = [leader(s.leader) for s in setup.rivals]
+    rivals: str = ", ".join(names)
+    if len(names) == 2:
+        rivals = Message(N_("%(first)s and %(second)s"), first=names[0], second=names[1])
+    word = DIFFICULTY_WORDS.get(setup.difficulty or "")
+    return Message(
+        N_("%(players)s vs %(rivals)s (%(difficulty)s)"),
+        players=players,
+        rivals=rivals,
+        difficulty=Message(word) if word else str(setup.difficulty),
+    )
+
+
+def shown_title(setup: Setup | dict[str, object], stored: str) -> str:
+    """A stored game's title rebuilt from its setup, so a page can translate it; the stored
+    title when the setup can't be read or no catalog is at hand."""
+    catalog = current_app.extensions.get("catalog") if has_app_context() else None
+    if not isinstance(catalog, Catalog):
+        return stored
+    try:
+        decoded = setup if isinstance(setup, Setup) else codec.decode_setup(setup)
+    except IllegalAction:
+        return stored
+    return title_for(decoded, catalog)
 
 
 def _status(state: GameState) -> str:
@@ -197,7 +229,7 @@ def _view(game_id: int, game: CachedGame) -> GameView:
         game.state,
         bool(game.actions),
         game.undone > 0,
-        game.title,
+        shown_title(game.state.setup, game.title),
         game.created_at.isoformat(),
     )
 
@@ -380,7 +412,7 @@ def _summary(game: StoredGame) -> GameSummary:
     options = setup.get("options")
     return GameSummary(
         game.id,
-        game.title,
+        shown_title(setup, game.title),
         game.mode,
         game.round,
         game.status,

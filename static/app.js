@@ -4,6 +4,11 @@
 
   // Keeping the screen on during a game: static/awake.js (game screens only).
 
+  // The page gives the scripts their words in its language (data-msg-* on <body>).
+  function words(name) {
+    return document.body.dataset[name] || "";
+  }
+
   // A refused htmx request that is not swapped in place (a 400 for an expired page, a
   // 404 for a deleted game, a lost connection) is said out loud instead of doing nothing.
   function toast(text) {
@@ -21,17 +26,17 @@
     const reload = document.createElement("button");
     reload.type = "button";
     reload.className = "button primary";
-    reload.textContent = "Reload";
+    reload.textContent = words("msgReload");
     reload.addEventListener("click", function () { window.location.reload(); });
     box.append(message, reload);
   }
   document.addEventListener("htmx:responseError", function (event) {
     const holder = document.createElement("div");
     holder.innerHTML = event.detail.xhr.responseText || "";
-    toast(holder.textContent.trim() || "The server refused this request.");
+    toast(holder.textContent.trim() || words("msgRefused"));
   });
   document.addEventListener("htmx:sendError", function () {
-    toast("The server can't be reached. Check the connection, then reload.");
+    toast(words("msgUnreachable"));
     // a following screen (static/follow.js) takes it away once the server answers again
     document.getElementById("toast").dataset.connection = "";
   });

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def N_(message: str) -> str:
     """Mark `message` for `pybabel extract`; the web layer translates it where it is shown."""
@@ -24,3 +26,14 @@ class Message(str):
         text.template = template
         text.values = values
         return text
+
+
+def joined(parts: Sequence[str], template: str = N_("%(first)s, %(second)s")) -> str:
+    """ "a, b, c" with `template` joining each next part (a Message from two parts on), so
+    each language joins them its way."""
+    if not parts:
+        return ""
+    result = parts[0]
+    for part in parts[1:]:
+        result = Message(template, first=result, second=part)
+    return result

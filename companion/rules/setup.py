@@ -6,6 +6,7 @@ from __future__ import annotations
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.draft import Draft
+from companion.rules.i18n import N_, Message, joined
 from companion.rules.state import ConflictSlot, House, Setup
 
 # Difficulty table [RB p.20]: rival garrison, rival Intrigue, conflict cards above the
@@ -37,49 +38,59 @@ def swordmaster_round(setup: Setup) -> int | None:
 def check_setup(setup: Setup, catalog: Catalog) -> None:
     """Raise IllegalAction listing every problem of a setup, or return if there is none."""
     if setup.mode not in ("solo", "2p"):
-        problems = [f"Unknown mode {setup.mode!r}."]
+        problems: list[str] = [Message(N_("Unknown mode %(mode)r."), mode=setup.mode)]
     elif setup.mode == "solo":
         problems = _solo_problems(setup, catalog)
     else:
         problems = _two_player_problems(setup)
     problems += _seat_problems(setup, catalog)
     if "base" not in setup.sets or any(s not in ("base", "ix") for s in setup.sets):
-        problems.append("Unknown card sets.")
+        problems.append(Message(N_("Unknown card sets.")))
     elif "ix" not in setup.sets and (setup.options.epic or setup.options.physical_tech):
-        problems.append("Epic mode and Tech tiles need the Rise of Ix expansion.")
+        problems.append(Message(N_("Epic mode and Tech tiles need the Rise of Ix expansion.")))
     if problems:
-        raise IllegalAction(" ".join(problems))
+        raise IllegalAction(joined(problems, N_("%(first)s %(second)s")))
 
 
 def _solo_problems(setup: Setup, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     if len(setup.humans) != 1 or len(setup.rivals) != 2:
-        problems.append("A solo game has one player and two Rivals.")
+        problems.append(Message(N_("A solo game has one player and two Rivals.")))
     if setup.difficulty not in DIFFICULTY:
-        problems.append("Choose a difficulty: Mercenary, Sardaukar, Mentat or Kwisatz Haderach.")
+        problems.append(
+            Message(N_("Choose a difficulty: Mercenary, Sardaukar, Mentat or Kwisatz Haderach."))
+        )
     for seat in setup.rivals:
         leader = catalog.leaders.get(seat.leader)
         if leader is None:
-            problems.append(f"Unknown leader {seat.leader!r} for a Rival.")
+            problems.append(
+                Message(N_("Unknown leader %(leader)r for a Rival."), leader=seat.leader)
+            )
         elif not leader.rival_allowed:
-            problems.append(f"{leader.name} can't be a Rival (rulebook p.20).")
+            problems.append(
+                Message(N_("%(leader)s can't be a Rival (rulebook p.20)."), leader=leader.name)
+            )
     if len({s.leader for s in setup.rivals}) < len(setup.rivals):
-        problems.append("The two Rivals need different leaders.")
+        problems.append(Message(N_("The two Rivals need different leaders.")))
     return problems
 
 
 def _two_player_problems(setup: Setup) -> list[str]:
     problems: list[str] = []
     if len(setup.humans) != 2 or len(setup.rivals) != 1:
-        problems.append("A two-player game has two players and House Hagal.")
+        problems.append(Message(N_("A two-player game has two players and House Hagal.")))
     if setup.difficulty is not None:
-        problems.append("Difficulty applies to solo games only.")
+        problems.append(Message(N_("Difficulty applies to solo games only.")))
     if not 0 <= setup.first_player < max(1, len(setup.humans)):
-        problems.append("The first player must be one of the two players.")
+        problems.append(Message(N_("The first player must be one of the two players.")))
     if setup.options.brutal_escalation or setup.options.churn:
         problems.append(
-            "Brutal Escalation and the Imperium Row churn are solo variants "
-            "(Rise of Ix rulebook p.9)."
+            Message(
+                N_(
+                    "Brutal Escalation and the Imperium Row churn are solo variants "
+                    "(Rise of Ix rulebook p.9)."
+                )
+            )
         )
     return problems
 
@@ -89,19 +100,21 @@ def _seat_problems(setup: Setup, catalog: Catalog) -> list[str]:
     problems: list[str] = []
     for seat in setup.humans:
         if seat.leader not in catalog.leaders:
-            problems.append(f"Unknown leader {seat.leader!r}.")
+            problems.append(Message(N_("Unknown leader %(leader)r."), leader=seat.leader))
     for seat in (*setup.humans, *setup.rivals):
         leader = catalog.leaders.get(seat.leader)
         if leader is not None and leader.set not in setup.sets:
-            problems.append(f"{leader.name} needs the Rise of Ix expansion.")
+            problems.append(
+                Message(N_("%(leader)s needs the Rise of Ix expansion."), leader=leader.name)
+            )
     leaders = [s.leader for s in setup.humans] + [s.leader for s in setup.rivals if s.leader]
     if len(set(leaders)) < len(leaders):
-        problems.append("Each leader can be used only once.")
+        problems.append(Message(N_("Each leader can be used only once.")))
     colors = [s.color for s in setup.humans + setup.rivals]
     if len(set(colors)) < len(colors):
-        problems.append("Each house needs its own color.")
+        problems.append(Message(N_("Each house needs its own color.")))
     if any(not s.name.strip() for s in setup.humans + setup.rivals):
-        problems.append("Every house needs a name.")
+        problems.append(Message(N_("Every house needs a name.")))
     return problems
 
 

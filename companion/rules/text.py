@@ -6,10 +6,10 @@ template (it is the message id) before filling it in; `sentence` fills it in Eng
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from companion.rules.catalog import FACTION_NAMES
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_, Message, joined
 from companion.rules.state import VP_TO_END, Entry, GameState, House
 
 TEMPLATES: Mapping[str, str] = {
@@ -250,6 +250,20 @@ ADJUST_REASONS = {
     "endgame": N_("Endgame card"),
 }
 PLACE_NAMES = {"first": N_("1st"), "second": N_("2nd"), "third": N_("3rd")}
+# The same places as the words of "takes the first-place reward".
+PLACE_WORDS = {"first": N_("first"), "second": N_("second"), "third": N_("third")}
+# Amounts of each resource, and the tie-break counts in their order [RB p.12 Endgame].
+RESOURCE_AMOUNTS = {
+    "solari": N_("%(n)s Solari"),
+    "spice": N_("%(n)s spice"),
+    "water": N_("%(n)s water"),
+}
+TIEBREAK_COUNTS = (
+    N_("%(n)s spice"),
+    N_("%(n)s Solari"),
+    N_("%(n)s water"),
+    N_("%(n)s troops in the garrison"),
+)
 # What flipping a Tech tile does, where the log line should say it (Ix rulebook p.9).
 FLIP_REASONS = {
     "flagship": N_(", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict"),
@@ -297,7 +311,7 @@ class _Names:
 
     def house(self, house_id: object) -> str:
         if not house_id:
-            return "nobody"
+            return Message(N_("nobody"))
         found = _house(self.state, str(house_id))
         return found.name if found else str(house_id)
 
@@ -331,9 +345,8 @@ def _defensive_bonus(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _control_bonus(entry: Entry, data: Data, names: _Names) -> Data:
-    gains = (("Solari", data.get("solari")), ("spice", data.get("spice")))
     return {
-        "bonus": " and ".join(f"{n} {r}" for r, n in gains if n),
+        "bonus": _and(_amounts(data, ("solari", "spice"))),
         "visitor": names.house(data.get("visitor")),
     }
 
@@ -347,12 +360,12 @@ def _churn(entry: Entry, data: Data, names: _Names) -> Data:
     dice = _dice(entry, data, names)
     if not positions:
         return {**dice, "what": Message(N_("Nothing to trash (6s are ignored)."))}
-    one = len(positions) == 1
-    return {
-        **dice,
-        "what": f"Trash the Imperium Row {'card' if one else 'cards'} at "
-        f"{'position' if one else 'positions'} {_and([str(p) for p in positions])}.",
-    }
+    template = (
+        N_("Trash the Imperium Row card at position %(positions)s.")
+        if len(positions) == 1
+        else N_("Trash the Imperium Row cards at positions %(positions)s.")
+    )
+    return {**dice, "what": Message(template, positions=_and([str(p) for p in positions]))}
 
 
 def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
@@ -379,32 +392,53 @@ def _rival_harvest(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _combat(entry: Entry, data: Data, names: _Names) -> Data:
-    parts = [f"{names.house(h)} {v}" for h, v in _pairs(data.get("strengths"))]
-    won = [f"{names.house(h)} {PLACE_NAMES.get(str(p), p)}" for h, p in _pairs(data.get("places"))]
-    rewards = "Rewards: " + ", ".join(won) + "." if won else "Nobody takes a reward."
-    return {"result": "strength " + ", ".join(parts) + ". " + rewards}
+    parts = [
+        Message(N_("%(house)s %(strength)s"), house=names.house(h), strength=v)
+        for h, v in _pairs(data.get("strengths"))
+    ]
+    won = [
+        Message(N_("%(house)s %(place)s"), house=names.house(h), place=_named(PLACE_NAMES, p))
+        for h, p in _pairs(data.get("places"))
+    ]
+    if not won:
+        return {
+            "result": Message(
+                N_("strength %(strengths)s. Nobody takes a reward."), strengths=joined(parts)
+            )
+        }
+    return {
+        "result": Message(
+            N_("strength %(strengths)s. Rewards: %(rewards)s."),
+            strengths=joined(parts),
+            rewards=joined(won),
+        )
+    }
+
+
+def _reward(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"place": _named(PLACE_WORDS, data.get("place"))}
 
 
 def _take(entry: Entry, data: Data, names: _Names) -> Data:
     """A player's Conflict reward: what comes from the bank, the Intrigue deck and their
     own supply [RB p.12 Resolve Combat; icon guide: a troop icon recruits from supply]."""
-    bank = [
-        f"{data[k]} {label}"
-        for k, label in (("solari", "Solari"), ("spice", "spice"), ("water", "water"))
-        if data.get(k)
-    ]
-    parts = [_and(bank) + " from the bank"] if bank else []
+    bank = _amounts(data, ("solari", "spice", "water"))
+    parts: list[str] = [Message(N_("%(what)s from the bank"), what=_and(bank))] if bank else []
     if data.get("intrigue"):
-        parts.append(_count(data["intrigue"], "Intrigue card", "Intrigue cards"))
+        parts.append(
+            _count(data["intrigue"], N_("%(n)s Intrigue card"), N_("%(n)s Intrigue cards"))
+        )
     if data.get("troops"):
-        troops = _count(data["troops"], "troop", "troops")
-        parts.append(f"{troops} from your supply into your garrison")
+        troops = _count(data["troops"], N_("%(n)s troop"), N_("%(n)s troops"))
+        parts.append(Message(N_("%(troops)s from your supply into your garrison"), troops=troops))
     if data.get("choose"):
-        options = " or ".join(map(str, _items(data.get("options"))))
-        parts.append(f"{data['choose']} of: {options}")
+        options = joined(
+            [str(o) for o in _items(data.get("options"))], N_("%(first)s or %(second)s")
+        )
+        parts.append(Message(N_("%(n)s of: %(options)s"), n=data["choose"], options=options))
     if data.get("trash"):
-        parts.append("and you may trash a card")
-    return {"what": "; ".join(parts) + "."}
+        parts.append(Message(N_("and you may trash a card")))
+    return {"what": Message(N_("%(what)s."), what=joined(parts, N_("%(first)s; %(second)s")))}
 
 
 def _makers(entry: Entry, data: Data, names: _Names) -> Data:
@@ -422,15 +456,21 @@ def _alliance(entry: Entry, data: Data, names: _Names) -> Data:
     previous = data.get("previous")
     if entry.house is None:
         return {
-            "house": "Nobody",
-            "previous": f" (returned to the board by {names.house(previous)})",
+            "house": Message(N_("Nobody")),
+            "previous": Message(
+                N_(" (returned to the board by %(house)s)"), house=names.house(previous)
+            ),
         }
-    return {"previous": f" from {names.house(previous)}" if previous else ""}
+    if not previous:
+        return {"previous": ""}
+    return {"previous": Message(N_(" from %(house)s"), house=names.house(previous))}
 
 
 def _acquire(entry: Entry, data: Data, names: _Names) -> Data:
     moved = data.get("moved_from")
-    return {"moved": f", moved from {names.house(moved)}" if moved else ""}
+    if not moved:
+        return {"moved": ""}
+    return {"moved": Message(N_(", moved from %(house)s"), house=names.house(moved))}
 
 
 def _adjust(entry: Entry, data: Data, names: _Names) -> Data:
@@ -452,13 +492,16 @@ def _named(words: Mapping[str, str], key: object) -> object:
 
 
 def _hagal_cards(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"cards": ", ".join(names.card(c) for c in _items(data.get("cards")))}
+    return {"cards": joined([names.card(c) for c in _items(data.get("cards"))])}
 
 
 def _tiebreak(entry: Entry, data: Data, names: _Names) -> Data:
-    labels = ("spice", "Solari", "water", "troops in the garrison")
     counts = _items(data.get("values"))
-    return {"values": ", ".join(f"{n} {label}" for n, label in zip(counts, labels, strict=False))}
+    return {
+        "values": joined(
+            [Message(label, n=n) for n, label in zip(counts, TIEBREAK_COUNTS, strict=False)]
+        )
+    }
 
 
 def _dice(entry: Entry, data: Data, names: _Names) -> Data:
@@ -468,34 +511,38 @@ def _dice(entry: Entry, data: Data, names: _Names) -> Data:
 def _deploy(entry: Entry, data: Data, names: _Names) -> Data:
     if not data.get("dreadnoughts"):
         return {}
-    units = [_count(data.get("dreadnoughts"), "dreadnought", "dreadnoughts")]
+    units = [_count(data.get("dreadnoughts"), N_("%(n)s dreadnought"), N_("%(n)s dreadnoughts"))]
     if data.get("troops"):
-        units.append(_count(data.get("troops"), "troop", "troops"))
-    return {"units": " and ".join(units)}
+        units.append(_count(data.get("troops"), N_("%(n)s troop"), N_("%(n)s troops")))
+    return {"units": _and(units)}
 
 
 def _tech_paid(entry: Entry, data: Data, names: _Names) -> Data:
-    paid = []
+    paid: list[str] = []
     if data.get("spice"):
-        paid.append(f"pays {data['spice']} spice")
+        paid.append(Message(N_("pays %(n)s spice"), n=data["spice"]))
     if data.get("negotiators"):
-        paid.append(f"returns {_count(data['negotiators'], 'Negotiator', 'Negotiators')}")
-    values: Data = {"paid": " and ".join(paid) or "pays nothing"}
+        negotiators = _count(data["negotiators"], N_("%(n)s Negotiator"), N_("%(n)s Negotiators"))
+        paid.append(Message(N_("returns %(negotiators)s"), negotiators=negotiators))
+    values: Data = {"paid": _and(paid) if paid else Message(N_("pays nothing"))}
     taken = _next_entry(entry, names.state)
+    where: list[str] = []
     if taken is not None and taken.kind == "tech" and taken.house == entry.house:
         values["tile"] = names.tile(taken.data.get("tile"))
-        where = [f"stack {taken.data.get('stack')}"]
+        where.append(Message(N_("stack %(stack)s"), stack=taken.data.get("stack")))
     else:
-        values["tile"] = "a Tech tile"
-        where = []
+        values["tile"] = Message(N_("a Tech tile"))
     if data.get("discount"):
-        where.append(f"{data['discount']} spice Tech discount")
-    values["where"] = f" ({'; '.join(where)})" if where else ""
+        where.append(Message(N_("%(n)s spice Tech discount"), n=data["discount"]))
+    where_text = joined(where, N_("%(first)s; %(second)s"))
+    values["where"] = Message(N_(" (%(where)s)"), where=where_text) if where else ""
     return values
 
 
 def _negotiators_back(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"negotiators": _count(data.get("count"), "Negotiator", "Negotiators")}
+    return {
+        "negotiators": _count(data.get("count"), N_("%(n)s Negotiator"), N_("%(n)s Negotiators"))
+    }
 
 
 def _tech_flip(entry: Entry, data: Data, names: _Names) -> Data:
@@ -512,7 +559,9 @@ def _dividends(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _dreadnought_home(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"dreadnoughts": _count(data.get("count"), "dreadnought", "dreadnoughts")}
+    return {
+        "dreadnoughts": _count(data.get("count"), N_("%(n)s dreadnought"), N_("%(n)s dreadnoughts"))
+    }
 
 
 def _post(entry: Entry, data: Data, names: _Names) -> Data:
@@ -538,14 +587,12 @@ def _post_end(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _offer(entry: Entry, data: Data, names: _Names) -> Data:
-    costs = (("solari", "Solari"), ("spice", "spice"))
-    cost = [f"{data[k]} {label}" for k, label in costs if data.get(k)]
-    return {"cost": " and ".join(cost) or "nothing"}
+    cost = _amounts(data, ("solari", "spice"))
+    return {"cost": _and(cost) if cost else Message(N_("nothing"))}
 
 
 def _tech_income(entry: Entry, data: Data, names: _Names) -> Data:
-    gains = (("solari", "Solari"), ("spice", "spice"), ("water", "water"))
-    return {"what": " and ".join(f"{data[k]} {label}" for k, label in gains if data.get(k))}
+    return {"what": _and(_amounts(data, ("solari", "spice", "water")))}
 
 
 def _tech_trash(entry: Entry, data: Data, names: _Names) -> Data:
@@ -564,6 +611,7 @@ _DETAILS: Mapping[str, Details] = {
     "signet": _signet,
     "rival_harvest": _rival_harvest,
     "combat": _combat,
+    "reward": _reward,
     "take": _take,
     "makers": _makers,
     "game_end": _game_end,
@@ -587,11 +635,16 @@ _DETAILS: Mapping[str, Details] = {
 }
 
 
-def _and(parts: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
+def _and(parts: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c" (Messages, so each language joins them its way)."""
     if len(parts) < 2:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+        return parts[0] if parts else ""
+    return Message(N_("%(first)s and %(second)s"), first=joined(parts[:-1]), second=parts[-1])
+
+
+def _amounts(data: Data, keys: Sequence[str]) -> list[str]:
+    """ "2 Solari", "1 spice": the resources of `keys` that `data` holds, in that order."""
+    return [Message(RESOURCE_AMOUNTS[k], n=data[k]) for k in keys if data.get(k)]
 
 
 def _no_variant(data: Data) -> str | None:
@@ -608,7 +661,8 @@ _PLAIN_VARIANTS: Mapping[str, Callable[[Data], str | None]] = {
 
 
 def _count(count: object, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+    """ "1 troop", "2 troops": `one` or `many` (templates with %(n)s) filled with `count`."""
+    return Message(one if count == 1 else many, n=count)
 
 
 def _house(state: GameState, house_id: str | None) -> House | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from flask import Blueprint, Flask, Response, has_request_context, redirect, req
 from flask.typing import ResponseReturnValue
 from flask_babel import get_babel, get_locale, get_translations
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Message
@@ -61,6 +62,27 @@ CHINESE = {
 }
 
 bp = Blueprint("language", __name__)
+
+# The names the set-up form gives an unnamed seat (companion/web/forms.py), stored in
+# English with the game and shown in the reader's language.
+DEFAULT_HOUSE_NAMES = {
+    "Left Rival": _l("Left Rival"),
+    "Right Rival": _l("Right Rival"),
+    "House Hagal": _l("House Hagal"),
+    "Player 1": _l("Player 1"),
+    "Player 2": _l("Player 2"),
+}
+
+
+def shown_label(labels: Mapping[str, object], key: str) -> str:
+    """The (lazy) label for `key` in the reader's language, or `key` itself."""
+    label = labels.get(key)
+    return str(label) if label is not None else key
+
+
+def house_name(name: str) -> str:
+    """A house's name as shown: a seat's default name in the reader's language."""
+    return shown_label(DEFAULT_HOUSE_NAMES, name)
 
 
 def locale_for_tag(tag: str) -> str | None:
@@ -109,12 +131,21 @@ def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
     if not isinstance(text, Message):
         return text
     find = lookup or get_translations().ugettext
-    values = {k: translated(v, find) if isinstance(v, str) else v for k, v in text.values.items()}
+    values = {k: shown_value(v, find) for k, v in text.values.items()}
     wording: str = find(text.template)
     try:
         return wording % values if values else wording
     except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder
         return text
+
+
+def shown_value(value: object, find: Callable[[str], str]) -> object:
+    """A Message's value as shown: a word of the engine or a seat's default name translated."""
+    if isinstance(value, Message):
+        return translated(value, find)
+    if isinstance(value, str) and value in DEFAULT_HOUSE_NAMES:
+        return find(value)
+    return value
 
 
 def _local_path(target: str | None) -> str:
@@ -172,6 +203,8 @@ def install(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(_vary_on_language)
     app.context_processor(lambda: {"languages": LANGUAGES, "language": current()})
+    app.add_template_filter(house_name)
+    app.add_template_filter(translated)
 
 
 def _vary_on_language(response: Response) -> Response:

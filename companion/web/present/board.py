@@ -5,12 +5,11 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from companion.cards.search import resources_text
-from companion.rules.catalog import FACTION_NAMES, SpaceDef
+from companion.rules.catalog import Resources, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
 from companion.web.language import translated
-from companion.web.present.views import Chip, SpaceView, chip
+from companion.web.present.views import Chip, SpaceView, chip, faction_name
 
 AREAS = (
     ("emperor", _l("Emperor")),
@@ -38,17 +37,43 @@ def area_of(space: SpaceDef) -> str:
     return space.faction or space.icon
 
 
+# A variable cost the space data gives as text (card_db/base/spaces.toml).
+COST_NOTES = {"2 to 5 spice": _l("2 to 5 spice")}
+
+
 def cost_text(space: SpaceDef, state: GameState) -> str:
+    """What a space costs, in the reader's language ("" when free)."""
     if space.id == "mentat":
-        return f"{mentat_cost(state.setup)} Solari"
+        return str(_("%(n)s Solari", n=mentat_cost(state.setup)))
     if space.cost_note:
-        return space.cost_note
-    return resources_text(space.cost, "")
+        note = COST_NOTES.get(space.cost_note)
+        return str(note) if note is not None else space.cost_note
+    return resources_words(space.cost)
+
+
+def resources_words(resources: Resources) -> str:
+    """'2 Solari, 1 spice' in the reader's language; "" for nothing."""
+    amounts = (
+        (resources.solari, _l("%(n)s Solari")),
+        (resources.spice, _l("%(n)s spice")),
+        (resources.water, _l("%(n)s water")),
+    )
+    return listed([str(words) % {"n": n} for n, words in amounts if n])
+
+
+def listed(parts: list[str]) -> str:
+    """ "a, b, c" joined the reader's way ("" for none)."""
+    if not parts:
+        return ""
+    result = parts[0]
+    for part in parts[1:]:
+        result = str(_("%(first)s, %(second)s", first=result, second=part))
+    return result
 
 
 def requirement_text(space: SpaceDef) -> str:
     return ", ".join(
-        _("%(n)s %(faction)s Influence", n=n, faction=FACTION_NAMES.get(f, f))
+        _("%(n)s %(faction)s Influence", n=n, faction=faction_name(f))
         for f, n in space.requires_influence.items()
     )
 

@@ -9,12 +9,14 @@ from itertools import pairwise
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from companion.rules.catalog import FACTION_NAMES, FACTIONS, ConflictDef
+from companion.rules.catalog import FACTIONS, ConflictDef
 from companion.rules.engine import strengths, swordmaster_round
 from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
+from companion.web.language import house_name
 from companion.web.present.prompts import reward_text
 from companion.web.present.views import (
+    FACTION_LABELS,
     Chip,
     ConflictView,
     IxHouseView,
@@ -24,6 +26,7 @@ from companion.web.present.views import (
     StackView,
     TechView,
     chip,
+    faction_name,
 )
 
 PLACES = {"first": _l("1st"), "second": _l("2nd"), "third": _l("3rd")}
@@ -58,8 +61,8 @@ def vp_note(state: GameState, note: str) -> str:
     named = catalog.conflicts.get(note) or catalog.cards.get(note) or catalog.tech.get(note)
     if named is not None:
         return named.name
-    if note in FACTION_NAMES:
-        return FACTION_NAMES[note]
+    if note in FACTION_LABELS:
+        return faction_name(note)
     if note in RESOURCE_NAMES:
         return str(RESOURCE_NAMES[note])
     words = note.split("_")
@@ -80,7 +83,7 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
     if not standings:
         return []
     top = [s for s in standings if s.rank == 1]
-    names = together([s.name for s in top])
+    names = together([house_name(s.name) for s in top])
     if any(s.needs_tiebreak for s in top):
         lines = [
             str(
@@ -102,7 +105,9 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
             )
         ]
     else:
-        lines = [str(_("%(name)s wins with %(vp)d VP.", name=top[0].name, vp=top[0].vp))]
+        lines = [
+            str(_("%(name)s wins with %(vp)d VP.", name=house_name(top[0].name), vp=top[0].vp))
+        ]
     for ahead, behind in pairwise(standings):
         if ahead.vp == behind.vp and ahead.rank < behind.rank:
             lines.append(_tie_line(state, ahead, behind))
@@ -123,15 +128,15 @@ def _tie_line(state: GameState, ahead: Standing, behind: Standing) -> str:
         return str(
             _(
                 "%(ahead)s is ahead of %(behind)s on equal VP: Chaumurky wins ties.",
-                ahead=ahead.name,
-                behind=behind.name,
+                ahead=house_name(ahead.name),
+                behind=house_name(behind.name),
             )
         )
     return str(
         _(
             "%(ahead)s is ahead of %(behind)s on equal VP by %(count)s: %(mine)d to %(theirs)d.",
-            ahead=ahead.name,
-            behind=behind.name,
+            ahead=house_name(ahead.name),
+            behind=house_name(behind.name),
             count=TIEBREAK_NAMES[TIEBREAKS[index]],
             mine=ahead.tiebreak[index],
             theirs=behind.tiebreak[index],
@@ -155,7 +160,7 @@ def score(state: GameState) -> ScoreView:
         influence.append(
             (
                 faction,
-                FACTION_NAMES[faction],
+                faction_name(faction),
                 tuple(h.inf(faction) for h in state.houses),
                 ally,
             )

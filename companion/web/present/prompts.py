@@ -10,19 +10,20 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion.cards.search import resources_text
-from companion.cards.search import reward_text as cards_reward_text
-from companion.rules.catalog import FACTION_NAMES, Reward
+from companion.rules.catalog import Reward
 from companion.rules.ix import NONE, SKIP
 from companion.rules.state import TRACK_TOP, GameState, House, Prompt
-from companion.web.present.views import PromptView
+from companion.web.language import house_name
+from companion.web.present.rewards import reward_words
+from companion.web.present.views import PromptView, faction_name
 
 Labels = list[tuple[str, str]]
 Wording = tuple[str, Labels]
 
 
 def reward_text(reward: Reward, state: GameState) -> str:
-    """A reward in words, as the rules lookup words it."""
-    return cards_reward_text(reward, {s: space.name for s, space in state.catalog.spaces.items()})
+    """A reward in words, in the reader's language."""
+    return reward_words(reward, {s: space.name for s, space in state.catalog.spaces.items()})
 
 
 def prompt_view(state: GameState) -> PromptView | None:
@@ -39,7 +40,7 @@ def prompt_view(state: GameState) -> PromptView | None:
     return PromptView(
         question.kind,
         text,
-        state.house(question.decider).name,
+        house_name(state.house(question.decider).name),
         question.number,
         question.minimum,
         question.maximum,
@@ -50,7 +51,9 @@ def prompt_view(state: GameState) -> PromptView | None:
 
 def _influence(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
-        "%(house)s: choose the Faction for +%(n)s Influence.", house=who.name, n=question.task.n
+        "%(house)s: choose the Faction for +%(n)s Influence.",
+        house=house_name(who.name),
+        n=question.task.n,
     )
     return text, _factions(question)
 
@@ -59,33 +62,38 @@ def _rival_influence(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s "
         "Influence (rulebook p.20: you decide).",
-        house=who.name,
+        house=house_name(who.name),
         n=question.task.n,
     )
     return text, _factions(question)
 
 
 def _factions(question: Prompt) -> Labels:
-    return [(o, FACTION_NAMES.get(o, o)) for o in question.options]
+    return [(o, faction_name(o)) for o in question.options]
 
 
 def _rival_reward(state: GameState, who: House, question: Prompt) -> Wording:
     reward = getattr(state.catalog.conflicts[state.conflict or ""], question.task.ref)
     labels = [(o, reward_text(reward.options[int(o)], state)) for o in question.options]
-    return _("Choose %(house)s's reward (rulebook p.20: you decide).", house=who.name), labels
+    return _(
+        "Choose %(house)s's reward (rulebook p.20: you decide).", house=house_name(who.name)
+    ), labels
 
 
 def _alliance(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "Several houses could take the Alliance %(house)s lost: choose who takes it "
         "(FAQ: Alliance).",
-        house=who.name,
+        house=house_name(who.name),
     )
-    return text, [(o, state.house(o).name) for o in question.options]
+    return text, [(o, house_name(state.house(o).name)) for o in question.options]
 
 
 def _hagal_card(state: GameState, who: House, question: Prompt) -> Wording:
-    text = _("Reveal the top House Hagal card for %(house)s. Which card is it?", house=who.name)
+    text = _(
+        "Reveal the top House Hagal card for %(house)s. Which card is it?",
+        house=house_name(who.name),
+    )
     return text, [(o, state.catalog.hagal[o].name) for o in question.options]
 
 
@@ -118,7 +126,7 @@ def _tech(state: GameState, who: House, question: Prompt) -> Wording:
     off = _(" (%(n)s spice off)", n=discount) if discount else ""
     text = _(
         "%(house)s acquires a Tech tile%(off)s: which face-up tile did you buy?",
-        house=who.name,
+        house=house_name(who.name),
         off=off,
     )
 
@@ -134,7 +142,7 @@ def _tech(state: GameState, who: House, question: Prompt) -> Wording:
 def _freighter(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "%(house)s: a Freighter icon. Advance the Freighter or recall it (step %(n)s of %(top)s)?",
-        house=who.name,
+        house=house_name(who.name),
         n=who.freighter,
         top=TRACK_TOP,
     )
@@ -150,7 +158,7 @@ def _post(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "%(house)s won with a dreadnought: which space does it take control of, "
         "until the end of the next Combat?",
-        house=who.name,
+        house=house_name(who.name),
     )
 
     def label(option: str) -> str:
@@ -167,13 +175,13 @@ def _strength(state: GameState, who: House, question: Prompt) -> Wording:
         text = _(
             "Combat: enter %(house)s's strength on the Combat track (0 with neither troops "
             "nor dreadnoughts in the Conflict).",
-            house=who.name,
+            house=house_name(who.name),
         )
     else:
         text = _(
             "Combat: enter %(house)s's strength on the Combat track (0 without troops "
             "in the Conflict).",
-            house=who.name,
+            house=house_name(who.name),
         )
     return text, []
 
@@ -184,7 +192,7 @@ def _offer(state: GameState, who: House, question: Prompt) -> Wording:
     offer = getattr(conflict, question.task.ref).offers[question.task.n]
     text = _(
         "%(house)s: do you pay %(cost)s for %(vp)s VP (%(conflict)s)?",
-        house=who.name,
+        house=house_name(who.name),
         cost=resources_text(offer.cost),
         vp=offer.vp,
         conflict=conflict.name,
@@ -226,7 +234,9 @@ _FIXED: dict[str, tuple[LazyString, dict[str, LazyString]]] = {
 
 def _fixed(state: GameState, who: House, question: Prompt) -> Wording:
     template, names = _FIXED[question.kind]
-    return str(template) % {"house": who.name}, [(o, str(names[o])) for o in question.options]
+    return str(template) % {"house": house_name(who.name)}, [
+        (o, str(names[o])) for o in question.options
+    ]
 
 
 _WORDINGS: dict[str, Callable[[GameState, House, Prompt], Wording]] = {

@@ -9,6 +9,7 @@ from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from companion.rules.state import Entry, GameState
+from companion.web.language import house_name
 from companion.web.present.panels import together
 from companion.web.present.prompts import reward_text
 from companion.web.present.story import sentence
@@ -61,7 +62,7 @@ def round_end(state: GameState, round_number: int) -> RoundEndView | None:
     view.recall = _recall(state, recall)
     view.first = _(
         "Pass the First Player marker to %(house)s.",
-        house=state.house(str(recall.data.get("first"))).name,
+        house=house_name(state.house(str(recall.data.get("first"))).name),
     )
     view.next_conflict = _next_conflict(state, round_number)
     return view
@@ -101,7 +102,10 @@ def _recall(state: GameState, recall: Entry) -> list[str]:
     mentat = recall.data.get("mentat")
     if mentat:
         lines.append(
-            _("Return the Mentat from %(house)s to its space.", house=state.house(str(mentat)).name)
+            _(
+                "Return the Mentat from %(house)s to its space.",
+                house=house_name(state.house(str(mentat)).name),
+            )
         )
     agents = recall.data.get("agents")
     if not isinstance(agents, dict):  # a log line written before the recall listed them
@@ -112,7 +116,9 @@ def _recall(state: GameState, recall: Entry) -> list[str]:
         if spaces:
             names = together([state.catalog.spaces[str(s)].name for s in spaces])
             text = _(
-                "%(house)s: take back the Agents from %(spaces)s.", house=house.name, spaces=names
+                "%(house)s: take back the Agents from %(spaces)s.",
+                house=house_name(house.name),
+                spaces=names,
             )
             lines.append(text)
     return lines

@@ -11,7 +11,7 @@ from companion.rules.changes import board_changes
 from companion.rules.rulings import RULING_ITEMS, is_ruling
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
-from companion.web.language import translated as local
+from companion.web.language import house_name, shown_value
 from companion.web.present.views import RivalTurn
 
 # Log lines that belong to the rival turn they follow.
@@ -52,9 +52,7 @@ def sentence(entry: Entry, state: GameState, translations: Translations) -> str:
     template, values = describe(entry, state)
     translated: str = translations.ugettext(template)
     # The engine's words among the values (Messages) in the reader's language too.
-    values = {
-        k: local(v, translations.ugettext) if isinstance(v, str) else v for k, v in values.items()
-    }
+    values = {k: shown_value(v, translations.ugettext) for k, v in values.items()}
     try:
         return translated % values
     except (KeyError, TypeError, ValueError):
@@ -129,7 +127,9 @@ def board_lines(before: GameState, after: GameState) -> list[str]:
     for house in after.houses:
         if house.id in per_house:
             changes = "; ".join(per_house[house.id])
-            lines.append(_("%(house)s: %(changes)s.", house=house.name, changes=changes))
+            lines.append(
+                _("%(house)s: %(changes)s.", house=house_name(house.name), changes=changes)
+            )
     return lines
 
 
@@ -160,7 +160,11 @@ def banner(state: GameState) -> tuple[str, str, House | None]:
         )
     if state.prompt is not None:
         decider = state.house(state.prompt.decider)
-        return _("%(house)s, answer the question below.", house=decider.name), "", decider
+        return (
+            _("%(house)s, answer the question below.", house=house_name(decider.name)),
+            "",
+            decider,
+        )
     if state.phase == "agents" and state.turn:
         house = state.house(state.turn)
         if house.is_human:
@@ -170,14 +174,18 @@ def banner(state: GameState) -> tuple[str, str, House | None]:
 
 def _agent_turn_banner(house: House, round_number: int) -> tuple[str, str, House]:
     if house.agents_left > 0:
-        headline = _("%(house)s: your turn, Round %(round)s.", house=house.name, round=round_number)
+        headline = _(
+            "%(house)s: your turn, Round %(round)s.",
+            house=house_name(house.name),
+            round=round_number,
+        )
         detail = _(
             "Tap the space where you sent an Agent (%(n)s left), or take your Reveal turn.",
             n=house.agents_left,
         )
         return headline, detail, house
     return (
-        _("%(house)s: take your Reveal turn.", house=house.name),
+        _("%(house)s: take your Reveal turn.", house=house_name(house.name)),
         _("No Agent left this round."),
         house,
     )

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from flask_babel import lazy_gettext as _l
 
-from companion.rules.catalog import FACTION_NAMES, FACTIONS
+from companion.rules.catalog import FACTIONS
 from companion.rules.scoring import Standing
 from companion.rules.state import GameState, House
 from companion.services import GameView
+from companion.web.language import house_name, shown_label
 
 if TYPE_CHECKING:
     from companion.web.present.round_end import RoundEndView
@@ -34,6 +35,20 @@ IX_HOUSE_FIELDS = (
 )
 
 
+# The Factions' names as shown (FACTION_NAMES holds the engine's English ones).
+FACTION_LABELS = {
+    "emperor": _l("Emperor"),
+    "spacing_guild": _l("Spacing Guild"),
+    "bene_gesserit": _l("Bene Gesserit"),
+    "fremen": _l("Fremen"),
+}
+
+
+def faction_name(faction: str) -> str:
+    """A Faction's name in the reader's language (an unknown id as is)."""
+    return shown_label(FACTION_LABELS, faction)
+
+
 class Chip(NamedTuple):
     """A house as its colored name tag shows it."""
 
@@ -42,7 +57,7 @@ class Chip(NamedTuple):
 
 
 def chip(house: House) -> Chip:
-    return Chip(house.color, house.name)
+    return Chip(house.color, house_name(house.name))
 
 
 class SpaceView(NamedTuple):
@@ -214,4 +229,8 @@ class Page:
     ix_fields: tuple[tuple[str, object], ...] = IX_HOUSE_FIELDS
     # The rulings the last tap applied: sentence, and the rules page's kind and id.
     rulings: tuple[tuple[str, str, str], ...] = ()
-    factions: tuple[tuple[str, str], ...] = tuple((f, FACTION_NAMES[f]) for f in FACTIONS)
+
+    @property
+    def factions(self) -> tuple[tuple[str, str], ...]:
+        """Each Faction's id and name in the reader's language."""
+        return tuple((f, faction_name(f)) for f in FACTIONS)
