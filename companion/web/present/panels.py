@@ -32,7 +32,7 @@ from companion.web.present.views import (
 PLACES = {"first": _l("1st"), "second": _l("2nd"), "third": _l("3rd")}
 VP_SOURCES = {
     "conflict": _l("Conflict"),
-    "influence": _l("2 Influence"),
+    "influence": _l("Influence (2 on a track)"),
     "alliance": _l("Alliance"),
     "exchange": _l("Exchange"),
     "card": _l("Card"),
