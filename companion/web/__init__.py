@@ -47,6 +47,16 @@ def register(app: Flask) -> None:
     def game_not_found(exc: services.GameNotFound) -> ResponseReturnValue:
         return error_answer(404, _("There is no such game. It may have been deleted."))
 
+    @app.errorhandler(services.OtherGame)
+    def other_game(exc: services.OtherGame) -> ResponseReturnValue:
+        return error_answer(
+            409,
+            _(
+                "This game no longer exists: it was deleted, and its address now shows "
+                "another game. Nothing was changed. Open the games list to go on."
+            ),
+        )
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:
         code = exc.code or 500

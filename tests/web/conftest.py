@@ -156,7 +156,7 @@ class GameActions:
         return len(self.events(game_id))
 
     def game_exists(self, game_id: int) -> bool:
-        if not 0 < game_id < 2**63:
+        if not 0 < game_id <= services.MAX_ID:
             return False
         with self.app.app_context():
             return db.session.get(Game, game_id) is not None
