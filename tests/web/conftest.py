@@ -24,11 +24,12 @@ from companion.rules.catalog import Catalog
 from companion.rules.engine import legal_actions
 from companion.rules.state import GameState
 from companion.web import games as games_module
+from tests import database
 from tests.web import pages
 
 BASE_CONFIG: dict[str, Any] = {
     "TESTING": True,
-    "SQLALCHEMY_DATABASE_URI": "sqlite://",
+    "SQLALCHEMY_DATABASE_URI": database.memory_uri(),
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": False,
 }

@@ -26,6 +26,7 @@ from companion.rules.actions import Action, Choose, IllegalAction, PlaceAgent
 from companion.rules.engine import apply
 from companion.sim import choose_action
 from companion.web import games as games_module
+from tests import database
 from tests.db.ids import give_id_again
 from tests.web import pages
 from tests.web.conftest import (
@@ -499,7 +500,7 @@ def test_a_stale_undo_does_not_undo_twice(game):
 
 @pytest.fixture
 def file_app(tmp_path, monkeypatch):
-    app = make_app(SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'race.sqlite'}")
+    app = make_app(SQLALCHEMY_DATABASE_URI=database.file_uri(tmp_path / "race.sqlite"))
     actions = GameActions(app, app.test_client())
     monkeypatch.setattr(games_module, "secrets", SimpleNamespace(randbelow=lambda n: 1))
     yield actions
