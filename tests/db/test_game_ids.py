@@ -66,6 +66,7 @@ def test_a_stale_form_cannot_write_into_a_new_game_that_got_its_id_again(
         assert response.status_code == 409, form.fields
         body = response.get_data(as_text=True)
         assert STALE_GAME in body and ("<html" in body) is not htmx
+        assert ("a", "href", "/") in pages.urls(body)  # the way back to the games
     assert game.snapshot(new) == before
     assert "Zed" in game.page(new)
 
