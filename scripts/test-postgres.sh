@@ -6,7 +6,7 @@
 # Without PostgreSQL and no apt-get to install it, it says SKIPPED and exits with 3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
+pg_bin() { { ls -d /usr/lib/postgresql/*/bin 2>/dev/null || true; } | sort -V | tail -n 1; }
 if [ -z "$(pg_bin)" ] && command -v apt-get >/dev/null 2>&1; then
   SUDO=""
   if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi

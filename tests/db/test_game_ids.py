@@ -39,11 +39,14 @@ STALE_GAME = "This game no longer exists"
 
 
 def _replaced(game: GameActions) -> tuple[list[pages.Form], int]:
-    """The forms of a game's page on a second device, and a new game that got the deleted
-    game's id again (the same seed: the same forms would be legal in it)."""
+    """The forms of a game's table and corrections pages on a second device, and a new
+    game that got the deleted game's id again (the same seed: the same forms would be
+    legal in it)."""
     deleted = game.new_solo(p1_name="Ann")
-    stale = pages.action_forms(game.page(deleted))
+    fix_page = game.client.get(f"/games/{deleted}/fix").get_data(as_text=True)
+    stale = pages.action_forms(game.page(deleted)) + pages.action_forms(fix_page)
     assert stale and all(form.fields.get("created") for form in stale)
+    assert any(form.fields.get("view") == "fix" for form in stale)
     game.delete(deleted)
     give_id_again(game.app, deleted)
     new = game.new_solo(p1_name="Zed")
