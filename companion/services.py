@@ -286,10 +286,13 @@ def _record(store: Storage, game_id: int, before: CachedGame, after: CachedGame)
 
 
 def _gone_or_stale(store: Storage, game_id: int, created_at: datetime) -> NoReturn:
-    """After a refused change: the game was deleted meanwhile, or changed."""
+    """After a refused change: the game was deleted meanwhile (another may have its id
+    now), or changed."""
     game = store.games.get(game_id)
-    if game is None or game.created_at != created_at:
+    if game is None:
         raise GameNotFound(game_id)
+    if game.created_at != created_at:
+        raise OtherGame(game_id)
     raise StaleVersion(game_id)
 
 
