@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template
+import ipaddress
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -78,4 +81,28 @@ def _security_headers(response: Response) -> Response:
         "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
     )
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if request.is_secure and _keeps_https(request.host):
+        response.headers.setdefault("Strict-Transport-Security", f"max-age={HSTS_MAX_AGE}")
     return response
+
+
+# HSTS binds a host name (every port of it) to HTTPS for this long. Short: the same
+# laptop may serve plain HTTP next week (`python -m companion.serve` without --https),
+# and its browsers would refuse it until then. Each page renews the hour during play.
+HSTS_MAX_AGE = 3600
+
+
+def _keeps_https(host: str) -> bool:
+    """Whether HSTS is sent for this Host: a name, not an IP address (browsers ignore it
+    there, RFC 6797 section 8.1.1) nor localhost, whose plain-HTTP servers (this one
+    without --https, any other) it would break. Browsers also ignore it behind a
+    certificate warning, so only a trusted certificate makes it count."""
+    try:
+        name = urlsplit("//" + host).hostname or ""  # lower case, no port, no brackets
+    except ValueError:
+        return False
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return bool(name) and name != "localhost" and not name.endswith(".localhost")
+    return False

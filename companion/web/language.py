@@ -130,7 +130,14 @@ def choose(code: str) -> ResponseReturnValue:
     if code not in BY_CODE:
         return error_answer(404, _("There is no such language in this app."))
     response = redirect(_local_path(request.args.get("next")), 303)
-    response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True)
+    response.set_cookie(
+        COOKIE,
+        code,
+        max_age=COOKIE_MAX_AGE,
+        samesite="Lax",
+        httponly=True,
+        secure=request.is_secure,  # an HTTPS page's cookie never goes over plain HTTP
+    )
     return response
 
 
