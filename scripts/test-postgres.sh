@@ -24,7 +24,8 @@ if [ "$(id -u)" = "0" ]; then AS=(runuser -u postgres --); fi
 DIR="$(mktemp -d /tmp/companion-pg.XXXXXX)"
 chmod 755 "$DIR"
 if [ "$(id -u)" = "0" ]; then chown postgres "$DIR"; fi
-PORT="${COMPANION_TEST_PG_PORT:-$((20000 + RANDOM % 20000))}"
+FREE_PORT='import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+PORT="${COMPANION_TEST_PG_PORT:-$(.venv/bin/python -c "$FREE_PORT")}"
 stop() {
   "${AS[@]}" "$BIN/pg_ctl" -D "$DIR/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$DIR"
