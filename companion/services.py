@@ -39,7 +39,7 @@ from companion.rules.state import GameState, Setup
 from companion.state_cache import CachedGame, StateCache
 from companion.stats import store as records
 
-MAX_ID = 2**63 - 1  # larger ids can't be stored in any SQL integer column
+MAX_ID = 2**31 - 1  # the id columns are 32-bit integers (PostgreSQL refuses larger ones)
 LOAD_TRIES = 5  # reads of a game that keeps changing while it is read
 
 
@@ -49,6 +49,11 @@ class GameNotFound(LookupError):
 
 class StaleVersion(RuntimeError):
     """The page was made from an older version of the game."""
+
+
+class OtherGame(LookupError):
+    """The page was made from a deleted game whose id a newer game now has (a restored
+    backup or a PostgreSQL sequence can give an id again)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,7 @@ class GameSummary:
     updated_at: datetime
     ix: bool = False  # played with Rise of Ix
     epic: bool = False  # in Epic mode (Rise of Ix p.9)
+    created: str = ""  # as GameView.created: what a form about this game sends back
 
 
 def _storage(given: Storage | None) -> Storage:
@@ -207,16 +213,26 @@ def _load(store: Storage, game: StoredGame, catalog: Catalog) -> CachedGame:
     return loaded
 
 
+def _check_identity(game_id: int, created_at: datetime, created: str | None) -> None:
+    """OtherGame unless the posting page's `created` stamp (when it sent one) is this
+    game's: the conditional UPDATE then checks `created_at` again in the transaction."""
+    if created is not None and created != created_at.isoformat():
+        raise OtherGame(game_id)
+
+
 def _posted_from(
-    store: Storage, game_id: int, expected: int | None, catalog: Catalog
+    store: Storage, game_id: int, expected: int | None, catalog: Catalog, created: str | None
 ) -> CachedGame:
     """The game as the page that posted showed it. From the cache without a query when
     the cache holds that version (the change's version check then proves it is still
-    current); otherwise read, and StaleVersion unless the game is at that version."""
+    current); otherwise read, and StaleVersion unless the game is at that version.
+    OtherGame if the page showed another game that had this id (`created` differs)."""
     cached = store.states.get(game_id)
     if cached is not None and expected is not None and cached.version == expected:
+        _check_identity(game_id, cached.created_at, created)
         return cached
     game = _stored(store, game_id)
+    _check_identity(game_id, game.created_at, created)
     if expected is None or expected != game.version:
         raise StaleVersion(game_id)
     return _load(store, game, catalog)
@@ -302,10 +318,13 @@ def _record(store: Storage, game_id: int, before: CachedGame, after: CachedGame)
 
 
 def _gone_or_stale(store: Storage, game_id: int, created_at: datetime) -> NoReturn:
-    """After a refused change: the game was deleted meanwhile, or changed."""
+    """After a refused change: the game was deleted meanwhile (another may have its id
+    now), or changed."""
     game = store.games.get(game_id)
-    if game is None or game.created_at != created_at:
+    if game is None:
         raise GameNotFound(game_id)
+    if game.created_at != created_at:
+        raise OtherGame(game_id)
     raise StaleVersion(game_id)
 
 
@@ -315,10 +334,12 @@ def act(
     expected_version: int | None,
     catalog: Catalog,
     storage: Storage | None = None,
+    created: str | None = None,
 ) -> GameView:
-    """Apply one user intent (with every rival turn it triggers) and store it."""
+    """Apply one user intent (with every rival turn it triggers) and store it; `created`
+    is the posting page's stamp of the game (GameView.created), checked when given."""
     store = _storage(storage)
-    game = _posted_from(store, game_id, expected_version, catalog)
+    game = _posted_from(store, game_id, expected_version, catalog, created)
     state = _applied(store, game_id, game, action)
     seq = len(game.actions) + 1
 
@@ -336,11 +357,12 @@ def _stepping(
     expected: int | None,
     catalog: Catalog,
     step: Literal["undo", "redo"],
+    created: str | None,
 ) -> tuple[Storage, CachedGame]:
     """Where the game is kept, and the game as posted, which has an intent to `step`
     (else IllegalAction)."""
     store = _storage(storage)
-    game = _posted_from(store, game_id, expected, catalog)
+    game = _posted_from(store, game_id, expected, catalog, created)
     if not (game.actions if step == "undo" else game.undone):
         _refused(store, game_id, game.version)
         raise IllegalAction(N_("Nothing to undo.") if step == "undo" else N_("Nothing to redo."))
@@ -348,10 +370,14 @@ def _stepping(
 
 
 def undo(
-    game_id: int, expected_version: int | None, catalog: Catalog, storage: Storage | None = None
+    game_id: int,
+    expected_version: int | None,
+    catalog: Catalog,
+    storage: Storage | None = None,
+    created: str | None = None,
 ) -> GameView:
     """Take back the last intent and everything it triggered."""
-    store, game = _stepping(storage, game_id, expected_version, catalog, "undo")
+    store, game = _stepping(storage, game_id, expected_version, catalog, "undo", created)
     view = _commit(
         store,
         game_id,
@@ -363,10 +389,14 @@ def undo(
 
 
 def redo(
-    game_id: int, expected_version: int | None, catalog: Catalog, storage: Storage | None = None
+    game_id: int,
+    expected_version: int | None,
+    catalog: Catalog,
+    storage: Storage | None = None,
+    created: str | None = None,
 ) -> GameView:
     """Re-apply the most recently undone intent."""
-    store, game = _stepping(storage, game_id, expected_version, catalog, "redo")
+    store, game = _stepping(storage, game_id, expected_version, catalog, "redo", created)
     seq = len(game.actions) + 1
     stored = store.games.action(game_id, seq)
     if stored is None:  # dropped by a new intent from another process meanwhile
@@ -419,6 +449,7 @@ def _summary(game: StoredGame) -> GameSummary:
         game.updated_at,
         isinstance(sets, list) and "ix" in sets,
         isinstance(options, dict) and options.get("epic") is True,
+        game.created_at.isoformat(),
     )
 
 
@@ -432,9 +463,11 @@ def summary(game_id: int, storage: Storage | None = None) -> GameSummary:
     return _summary(_stored(_storage(storage), game_id))
 
 
-def delete_game(game_id: int, storage: Storage | None = None) -> None:
-    """Remove a game and its events."""
+def delete_game(game_id: int, storage: Storage | None = None, created: str | None = None) -> None:
+    """Remove a game and its events (OtherGame if `created`, when given, is another's)."""
     store = _storage(storage)
+    if created is not None:
+        _check_identity(game_id, _stored(store, game_id).created_at, created)
     if not (0 < game_id <= MAX_ID and store.games.delete(game_id)):
         raise GameNotFound(game_id)
     store.states.forget(game_id)

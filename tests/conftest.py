@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from tests import database
 
 # derandomize: every run tries the same examples, so a run's result never depends on luck
 # (a property that fails must fail every time; a new seed is a deliberate change here).
@@ -17,3 +21,13 @@ settings.register_profile(
 # HYPOTHESIS_PROFILE=explore hunts with fresh random examples (a deliberate search, not CI).
 settings.register_profile("explore", max_examples=500, deadline=None, derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(autouse=database.SERVER_URI != "")
+def empty_test_server_database() -> Iterator[None]:
+    """On the PostgreSQL leg, each test starts on an empty database (on SQLite, each has
+    its own in-memory or temporary file database), and the connections its apps opened
+    are closed after it."""
+    database.empty_server_database()
+    with database.engines_closed_after():
+        yield

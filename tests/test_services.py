@@ -173,6 +173,24 @@ def test_an_intent_on_a_game_deleted_meanwhile_is_not_found(repo, cards):
     assert repo.games == {} and repo.logs == {}
 
 
+def test_an_intent_from_a_deleted_game_is_refused_by_the_game_that_got_its_id(repo, cards):
+    """A restored backup can give an id again; the process that still caches the deleted
+    game (or the page that still shows it) must not write into the new one."""
+    tablet, phone = restarted(repo), restarted(repo)
+    game_id = services.create_game(solo_setup(), cards, tablet)
+    old = services.load(game_id, cards, tablet)  # the tablet caches it at version 0
+    services.delete_game(game_id, phone)
+    repo.ids = itertools.count(game_id)  # the id is given again
+    assert services.create_game(solo_setup(), cards, phone) == game_id
+    action = first_legal(phone, game_id, cards)
+    for storage in (tablet, phone):  # from the stale cache, and from the database
+        with pytest.raises(services.OtherGame):
+            services.act(game_id, action, 0, cards, storage, created=old.created)
+        with pytest.raises(services.OtherGame):
+            services.delete_game(game_id, storage, created=old.created)
+    assert repo.logs[game_id] == [] and repo.version(game_id) == 0
+
+
 @pytest.mark.parametrize("game_id", [0, -1, 42, 2**63])
 def test_an_unknown_game_is_not_found_by_any_use_case(storage, cards, game_id):
     calls: list[Callable[[], object]] = [

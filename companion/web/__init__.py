@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, request
+from flask import Flask, Response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -15,7 +15,7 @@ from companion import services
 from companion.stats.store import stats_cli
 from companion.web import assets, cards, games, history, language, scan
 from companion.web.hosts import RefuseBadHosts
-from companion.web.htmx import add_vary, error_answer
+from companion.web.htmx import add_vary, error_answer, is_htmx
 
 
 def register(app: Flask) -> None:
@@ -49,6 +49,16 @@ def register(app: Flask) -> None:
     @app.errorhandler(services.GameNotFound)
     def game_not_found(exc: services.GameNotFound) -> ResponseReturnValue:
         return error_answer(404, _("There is no such game. It may have been deleted."))
+
+    @app.errorhandler(services.OtherGame)
+    def other_game(exc: services.OtherGame) -> ResponseReturnValue:
+        message = _(
+            "This game no longer exists: it was deleted, and its address now shows "
+            "another game. Nothing was changed."
+        )
+        if is_htmx():  # in place of the table: the way out with the message
+            return render_template("games/_other_game.html", message=message), 409
+        return error_answer(409, message)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> ResponseReturnValue:

@@ -65,6 +65,12 @@ def version(form: Mapping[str, str]) -> int | None:
         return None
 
 
+def created(form: Mapping[str, str]) -> str | None:
+    """The stamp of the game the page was rendered from (None: the form sent none)."""
+    raw = form.get("created")
+    return None if raw is None else str(raw)
+
+
 def action_from(form: Mapping[str, str]) -> Action:
     """Build the action a form describes."""
     kind = _text(form, "action")

@@ -46,7 +46,13 @@ def _context(view: services.GameView, error: str | None = None) -> dict[str, obj
         f"{name}_url": url_for(f"games.{name}", game_id=view.id)
         for name in ("act", "undo", "redo", "fix")
     }
-    return {"p": page(view), "error": error, "version": view.version, **urls}
+    return {
+        "p": page(view),
+        "error": error,
+        "version": view.version,
+        "created": view.created,
+        **urls,
+    }
 
 
 def _table(
@@ -127,15 +133,16 @@ def fix(game_id: int) -> ResponseReturnValue:
 
 def _change(game_id: int, change: str) -> ResponseReturnValue:
     form = request.form
-    expected = forms.version(form)
+    expected, created = forms.version(form), forms.created(form)
     on_fix_page = form.get("view") == "fix"
     try:
         if change == "undo":
-            view = services.undo(game_id, expected, catalog())
+            view = services.undo(game_id, expected, catalog(), created=created)
         elif change == "redo":
-            view = services.redo(game_id, expected, catalog())
+            view = services.redo(game_id, expected, catalog(), created=created)
         else:
-            view = services.act(game_id, forms.action_from(form), expected, catalog())
+            action = forms.action_from(form)
+            view = services.act(game_id, action, expected, catalog(), created=created)
     except services.StaleVersion:
         message = _("The game changed on another screen (or you tapped twice): here it is now.")
         return _fresh(game_id, message, 409, on_fix_page)
@@ -193,7 +200,7 @@ def confirm_delete(game_id: int) -> ResponseReturnValue:
 
 @bp.post("/games/<int:game_id>/delete")
 def delete(game_id: int) -> ResponseReturnValue:
-    services.delete_game(game_id)
+    services.delete_game(game_id, created=forms.created(request.form))
     return redirect(url_for("games.home"), 303)
 
 

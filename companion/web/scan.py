@@ -458,7 +458,11 @@ def buy(game_id: int) -> ResponseReturnValue:
     try:
         action = forms.action_from({**request.form.to_dict(), "action": "acquire"})
         view = services.act(
-            game_id, action, forms.version(request.form), current_app.extensions["catalog"]
+            game_id,
+            action,
+            forms.version(request.form),
+            current_app.extensions["catalog"],
+            created=forms.created(request.form),
         )
     except services.StaleVersion:
         return _buy_page(

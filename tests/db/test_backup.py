@@ -152,7 +152,7 @@ def test_the_command_exits_non_zero_with_the_reason(live, tmp_path):
     nowhere = runner.invoke(args=["backup", str(tmp_path / "no-such-folder" / "b.sqlite")])
     assert nowhere.exit_code != 0 and "no-such-folder does not exist" in nowhere.output
 
-    in_memory = make_app()
+    in_memory = make_app(SQLALCHEMY_DATABASE_URI="sqlite://")
     try:
         result = in_memory.test_cli_runner().invoke(args=["backup", str(tmp_path / "x")])
     finally:

@@ -19,6 +19,7 @@ import pytest
 
 from companion.serve import HANDSHAKE_SECONDS
 from companion.tls import ensure_certificate
+from tests import database
 from tests.server.test_kill import ROOT, free_port
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn: Linux, macOS")
@@ -32,7 +33,7 @@ def start_server(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[bytes]
     port = free_port()
     env = dict(
         os.environ,
-        COMPANION_SQLALCHEMY_DATABASE_URI=f"sqlite:///{tmp_path / 'https.sqlite'}",
+        COMPANION_SQLALCHEMY_DATABASE_URI=database.file_uri(tmp_path / "https.sqlite"),
         COMPANION_SECRET_KEY="https",
     )
     command = [sys.executable, "-m", "companion.serve", "--host", "127.0.0.1"]

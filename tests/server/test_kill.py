@@ -20,6 +20,7 @@ import pytest
 
 from companion import create_app, services
 from companion.rules import codec
+from tests import database
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +100,7 @@ def start(db_url: str, port: int, instance: Path) -> subprocess.Popen[bytes]:
 
 def test_sigkill_loses_no_acknowledged_action(tmp_path):
     db_file = tmp_path / "kill.sqlite"
-    db_url = f"sqlite:///{db_file}"
+    db_url = database.file_uri(db_file)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start(db_url, port, tmp_path)

@@ -14,6 +14,7 @@ from companion.rules import codec
 from companion.rules.scoring import final_ranking
 from companion.stats import simulated
 from companion.stats.sample import store_games
+from tests import database
 from tests.stats.games import play_to_the_end
 from tests.web.conftest import dispose, make_app
 
@@ -131,7 +132,8 @@ def test_a_game_that_ended_before_the_summaries_is_summarized_by_replay(game, cl
 def test_the_backup_needs_a_database_file(client):
     response = client.get("/export/backup.sqlite")
     assert response.status_code == 409
-    assert "in-memory SQLite database" in response.get_data(as_text=True)
+    reason = "pg_dump" if database.SERVER_URI else "in-memory SQLite database"
+    assert reason in response.get_data(as_text=True)
 
 
 def test_the_backup_download_is_a_copy_of_every_game(tmp_path: Path):

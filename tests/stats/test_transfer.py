@@ -32,7 +32,7 @@ def two_games(game):
 
 @pytest.fixture
 def other_app():
-    app = make_app()
+    app = make_app(SQLALCHEMY_DATABASE_URI="sqlite://")  # another server: its own database
     yield app
     dispose(app)
 

@@ -24,11 +24,12 @@ from companion.rules.catalog import Catalog
 from companion.rules.engine import legal_actions
 from companion.rules.state import GameState
 from companion.web import games as games_module
+from tests import database
 from tests.web import pages
 
 BASE_CONFIG: dict[str, Any] = {
     "TESTING": True,
-    "SQLALCHEMY_DATABASE_URI": "sqlite://",
+    "SQLALCHEMY_DATABASE_URI": database.memory_uri(),
     "SECRET_KEY": "test",
     "WTF_CSRF_ENABLED": False,
 }
@@ -156,7 +157,7 @@ class GameActions:
         return len(self.events(game_id))
 
     def game_exists(self, game_id: int) -> bool:
-        if not 0 < game_id < 2**63:
+        if not 0 < game_id <= services.MAX_ID:
             return False
         with self.app.app_context():
             return db.session.get(Game, game_id) is not None

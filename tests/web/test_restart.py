@@ -27,15 +27,17 @@ from companion.rules.actions import Choose, IllegalAction
 from companion.rules.state import GameState
 from companion.sim import choose_action
 from companion.web import forms
+from tests import database
 from tests.web import pages
 from tests.web.conftest import BASE_CONFIG, SOLO_FORM, TWO_PLAYER_FORM, dispose
 
 
 class Server:
-    """One "server process": an app on the shared SQLite file. `restart()` makes a new one."""
+    """One "server process": an app on the SQLite file `path` (or the database `url`).
+    `restart()` makes a new one."""
 
-    def __init__(self, path: Path) -> None:
-        self.url = f"sqlite:///{path}"
+    def __init__(self, path: Path, url: str | None = None) -> None:
+        self.url = url or f"sqlite:///{path}"
         self.app = self._start(create_tables=True)
 
     def _start(self, create_tables: bool = False) -> Flask:
@@ -91,7 +93,7 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path) -> Iterator[Server]:
-    s = Server(tmp_path / "companion.sqlite")
+    s = Server(tmp_path / "companion.sqlite", database.file_uri(tmp_path / "companion.sqlite"))
     yield s
     s.stop()
 
@@ -260,7 +262,8 @@ def test_the_migrations_build_the_schema_of_the_models(tmp_path, keep_logging):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    app = create_app({**BASE_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/m.sqlite"})
+    uri = database.file_uri(tmp_path / "m.sqlite")
+    app = create_app({**BASE_CONFIG, "SQLALCHEMY_DATABASE_URI": uri})
     try:
         with app.app_context():
             upgrade()

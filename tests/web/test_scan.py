@@ -15,6 +15,7 @@ from PIL import Image
 
 from companion import vision
 from companion.vision.stickers import catalog_stickers
+from tests import database
 from tests.vision.images import bomb_png, refuse_decoding, small_png
 
 HOST = "http://192.168.1.20:5000"
@@ -425,7 +426,7 @@ def test_two_server_processes_share_the_repeat_filter(tmp_path):
     just read is ignored by the other."""
     from tests.web.conftest import TWO_PLAYER_FORM, dispose, make_app
 
-    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    url = database.file_uri(tmp_path / "shared.sqlite")
     first, second = make_app(SQLALCHEMY_DATABASE_URI=url), make_app(SQLALCHEMY_DATABASE_URI=url)
     try:
         created = first.test_client().post("/games", data=TWO_PLAYER_FORM)
