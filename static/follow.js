@@ -58,8 +58,12 @@
     if (toast) toast.remove();
   }
 
-  function follow(answer, target) {
+  function follow(answer, asked) {
     if (!answer || busy()) return; // unchanged, or wait until the player is done
+    // A tap of this screen may have brought a newer screen in while the poll was on its
+    // way: compare with what is shown now, not with the element the poll was asked for
+    // (swapping again would wipe that tap's answer, such as Undo's list of changes).
+    const target = shown() || asked;
     if (config.dataset.get) {
       if (answer.trim() === target.dataset.version) return; // this screen's own tap
       window.htmx.ajax("GET", config.dataset.get, { target: config.dataset.target, swap: "outerHTML" });
