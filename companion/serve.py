@@ -23,7 +23,6 @@ import argparse
 import gc
 import os
 import signal
-import socket
 import sqlite3
 import sys
 import threading
@@ -32,7 +31,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 
-import psutil
 from flask import Flask
 from sqlalchemy.engine import URL
 from waitress import serve
@@ -46,6 +44,7 @@ from companion.db.backup import (
     rotating_backup,
 )
 from companion.db.migrate import migrated
+from companion.lan import lan_addresses, terminal_qr
 from companion.tls import ensure_certificate
 
 # Longer than any poll's interval (the live view's, the table's follow poll), so each
@@ -58,19 +57,6 @@ GRACEFUL_STOP_SECONDS = 10
 # upload on weak Wi-Fi may pause); then the thread is free for another screen.
 HANDSHAKE_SECONDS = 5.0
 READ_SECONDS = 30.0
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses that other devices on the network can reach: every
-    interface's, but loopback and link-local ones. (The host name's address is no guide:
-    Debian and Ubuntu map it to 127.0.1.1.)"""
-    found = {
-        address.address
-        for addresses in psutil.net_if_addrs().values()
-        for address in addresses
-        if address.family == socket.AF_INET
-    }
-    return sorted(a for a in found if not a.startswith(("127.", "169.254.")))
 
 
 def freeze_startup_heap() -> None:
@@ -165,8 +151,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"Games are stored in {where} (backups: see README)")
     scheme = "https" if args.https else "http"
     print(f"On this machine: {scheme}://localhost:{args.port}/")
-    for address in lan_addresses():
+    addresses = lan_addresses()
+    for address in addresses:
         print(f"On the tablet (same network): {scheme}://{address}:{args.port}/")
+    if addresses:
+        print("Or point the tablet's camera at this code:")
+        print(terminal_qr(f"{scheme}://{addresses[0]}:{args.port}/"))
     serving_process = os.getpid()
     try:
         with sigterm_as_ctrl_c():

@@ -120,6 +120,11 @@ def layout(
     return Layout(len(matrix), module_mm, quiet, label_mm)
 
 
+def qr_path(matrix: Matrix, quiet: int) -> str:
+    """An SVG path of the dark modules, one unit per module, shifted by the quiet zone."""
+    return "".join(f"M{x + quiet} {y + quiet}h{n}v1h-{n}z" for y, x, n in _runs(matrix))
+
+
 def _runs(matrix: Matrix) -> Iterable[tuple[int, int, int]]:
     """Horizontal runs of dark modules as (row, first column, length)."""
     for y, row in enumerate(matrix):
@@ -151,7 +156,7 @@ def sticker_svg(
     size = layout(matrix, module_mm, quiet, label)
     w, h = size.width_mm, size.height_mm
     # The viewBox counts modules so the path stays integral; the label has its own scale.
-    path = "".join(f"M{x + quiet} {y + quiet}h{n}v1h-{n}z" for y, x, n in _runs(matrix))
+    path = qr_path(matrix, quiet)
     total = size.modules + 2 * quiet
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_fmt(w)}mm" height="{_fmt(h)}mm"'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
@@ -11,6 +12,7 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block, render_blocks
 
 from companion import services
+from companion.lan import lan_addresses, svg_qr
 from companion.lookup.checklist import checklist
 from companion.lru import LRU
 from companion.rules.actions import IllegalAction
@@ -74,7 +76,20 @@ def home() -> ResponseReturnValue:
         "home.html",
         active=[g for g in games if g.status == "active"],
         ended=[g for g in games if g.status != "active"],
+        other_device=_other_device_address(),
     )
+
+
+def _other_device_address() -> dict[str, object] | None:
+    """This server's address on the local network, for a tablet or phone to open (with its
+    QR code), or None when the machine has no such address."""
+    addresses = lan_addresses()
+    if not addresses:
+        return None
+    port = urlsplit(request.host_url).port
+    url = f"{request.scheme}://{addresses[0]}{f':{port}' if port else ''}/"
+    size, path = svg_qr(url)
+    return {"url": url, "size": size, "path": path}
 
 
 @bp.get("/games/new")

@@ -16,7 +16,7 @@ from flask import Flask
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from companion import services
-from companion.serve import lan_addresses
+from companion.lan import lan_addresses
 from tests.browser.test_play_in_browser import CHROMIUM
 from tests.browser.test_play_in_browser import app as app  # the same app fixture
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM

@@ -87,6 +87,7 @@ def english_left(html: str) -> set[str]:
         if shorter == text:
             break
         text = shorter
+    text = re.sub(r"https?://\S+", " ", text)  # an address (the home page's LAN one) is no word
     return set(re.findall(r"[A-Za-z][A-Za-z'\u2019-]{2,}", text))
 
 

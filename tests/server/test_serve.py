@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from companion import serve
+from companion import lan, serve
 
 
 def test_the_server_freezes_the_start_up_heap_before_it_serves(tmp_path, monkeypatch):
@@ -49,7 +49,7 @@ def test_the_tablet_address_comes_from_the_network_interfaces(monkeypatch):
         "docker0": [],
     }
     monkeypatch.setattr(psutil, "net_if_addrs", lambda: interfaces)
-    assert serve.lan_addresses() == ["10.0.0.7", "192.168.1.20"]
+    assert lan.lan_addresses() == ["10.0.0.7", "192.168.1.20"]
 
 
 def test_the_command_line_defaults_to_waitress_on_port_5000():
