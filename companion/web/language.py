@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Flask, Response, has_request_context, redirect, request
+from babel.support import NullTranslations
+from flask import Blueprint, Flask, Response, g, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
 from flask_babel import get_babel, get_locale, get_translations
 from flask_babel import gettext as _
@@ -200,11 +201,34 @@ def install(app: Flask) -> None:
     except OSError as exc:  # a read-only install: the .mo files made at build time serve
         log.warning("could not compile the translations: %s", exc)
     get_babel(app).locale_selector = select_locale
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda text: page_translations().ugettext(text),
+        ngettext=lambda text, plural, n: page_translations().ungettext(text, plural, n),
+        newstyle=True,
+        pgettext=lambda context, text: page_translations().upgettext(context, text),
+        npgettext=lambda context, text, plural, n: page_translations().unpgettext(
+            context, text, plural, n
+        ),
+    )
     app.register_blueprint(bp)
     app.after_request(_vary_on_language)
     app.context_processor(lambda: {"languages": LANGUAGES, "language": current()})
     app.add_template_filter(house_name)
     app.add_template_filter(translated)
+
+
+def page_translations() -> NullTranslations:
+    """The translations of this request, looked up once: Flask-Babel's own lookup, which
+    the templates' `_()` used, walks its contexts and names the locale for every message
+    (a quarter of a table page's rendering)."""
+    in_request = has_request_context()
+    cached = g.get("page_translations") if in_request else None
+    if isinstance(cached, NullTranslations):  # Translations is one too
+        return cached
+    translations: NullTranslations = get_translations()
+    if in_request:
+        g.page_translations = translations
+    return translations
 
 
 def _vary_on_language(response: Response) -> Response:
