@@ -453,9 +453,13 @@ def _summary(game: StoredGame) -> GameSummary:
     )
 
 
-def list_games(storage: Storage | None = None) -> list[GameSummary]:
-    """Every game, most recently changed first."""
-    return [_summary(game) for game in _storage(storage).games.list_games()]
+def list_games(storage: Storage | None = None, *, active: bool | None = None) -> list[GameSummary]:
+    """Every game, most recently changed first; with `active`, only the games in progress
+    (True) or only the finished ones (False), the others not even summarized."""
+    games = _storage(storage).games.list_games()
+    if active is not None:
+        games = [game for game in games if (game.status == "active") == active]
+    return [_summary(game) for game in games]
 
 
 def summary(game_id: int, storage: Storage | None = None) -> GameSummary:

@@ -279,3 +279,12 @@ def test_games_are_listed_and_deleted(storage, cards):
     services.delete_game(first, storage)
     assert [game.id for game in services.list_games(storage)] == [second]
     assert storage.states.get(first) is None
+
+
+def test_the_game_list_keeps_to_the_games_in_progress_or_the_finished_ones(storage, cards, repo):
+    playing = services.create_game(solo_setup(), cards, storage)
+    finished = services.create_game(solo_setup(seed=2), cards, storage)
+    repo.games[finished] = replace(repo.games[finished], status="ended")
+    assert [g.id for g in services.list_games(storage, active=True)] == [playing]
+    assert [g.id for g in services.list_games(storage, active=False)] == [finished]
+    assert {g.id for g in services.list_games(storage)} == {playing, finished}

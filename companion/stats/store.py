@@ -96,6 +96,17 @@ class RecordStore:
             return [r for r in rows if any(h["leader"] == where.leader for h in r["houses"])]
         return list(rows)
 
+    def newest(self, where: RecordFilter, count: int) -> tuple[list[Record], int]:
+        """The `count` most recent records the filter matches, and how many match in all;
+        without a leader to match, only those rows are read and decoded."""
+        if where.leader:
+            matching = self.records(where)
+            return matching[:count], len(matching)
+        order = (GameRecord.ended_at.desc(), GameRecord.game_id.desc())
+        query = _filtered(select(GameRecord.data).order_by(*order).limit(count), where)
+        total = _filtered(select(func.count()).select_from(GameRecord), where)
+        return list(self.session.scalars(query)), int(self.session.scalar(total) or 0)
+
 
 def _filtered(query: Any, where: RecordFilter | None) -> Any:
     """The query narrowed to the filter's columns (the leader is matched in Python)."""

@@ -140,18 +140,18 @@ def _leaders() -> list[tuple[str, str]]:
 @bp.get("/history")
 def index() -> ResponseReturnValue:
     where, problems = _filters()
-    records = store.for_app().records(where)
+    records, matching = store.for_app().newest(where, HISTORY_SHOWN)
     return render_template(
         "history/index.html",
-        records=records[:HISTORY_SHOWN],
-        matching=len(records),
+        records=records,
+        matching=matching,
         problems=problems,
         args=request.args,
         modes=MODES,
         difficulties=DIFFICULTY_NAMES,
         leaders=_leaders(),
         leader_name=leader_name,
-        active=[g for g in services.list_games() if g.status == "active"],
+        active=services.list_games(active=True),
     )
 
 
