@@ -72,6 +72,7 @@ def test_the_history_filters_the_finished_games(game, client):
     play_to_the_end(game, duo, 3)
     solo_only = client.get("/history?mode=solo").get_data(as_text=True)
     assert f"/games/{solo}/summary" in solo_only and f"/games/{duo}/summary" not in solo_only
+    assert "1 finished game<" in solo_only  # the count is of the filtered games too
     mentat = client.get("/history?difficulty=kwisatz").get_data(as_text=True)
     assert "No finished game matches." in mentat
     leader = game.state(duo).house("p2").leader
