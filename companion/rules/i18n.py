@@ -37,3 +37,10 @@ def joined(parts: Sequence[str], template: str = N_("%(first)s, %(second)s")) ->
     for part in parts[1:]:
         result = Message(template, first=result, second=part)
     return result
+
+
+def listed(parts: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c" (Messages, so each language joins them its way)."""
+    if len(parts) < 2:
+        return parts[0] if parts else ""
+    return Message(N_("%(first)s and %(second)s"), first=joined(parts[:-1]), second=parts[-1])

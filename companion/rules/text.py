@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from companion.rules.catalog import FACTION_NAMES
-from companion.rules.i18n import N_, Message, joined
+from companion.rules.i18n import N_, Message, joined, listed
 from companion.rules.state import VP_TO_END, Entry, GameState, House
 
 TEMPLATES: Mapping[str, str] = {
@@ -346,7 +346,7 @@ def _defensive_bonus(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _control_bonus(entry: Entry, data: Data, names: _Names) -> Data:
     return {
-        "bonus": _and(_amounts(data, ("solari", "spice"))),
+        "bonus": listed(_amounts(data, ("solari", "spice"))),
         "visitor": names.house(data.get("visitor")),
     }
 
@@ -365,7 +365,7 @@ def _churn(entry: Entry, data: Data, names: _Names) -> Data:
         if len(positions) == 1
         else N_("Trash the Imperium Row cards at positions %(positions)s.")
     )
-    return {**dice, "what": Message(template, positions=_and([str(p) for p in positions]))}
+    return {**dice, "what": Message(template, positions=listed([str(p) for p in positions]))}
 
 
 def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
@@ -423,7 +423,7 @@ def _take(entry: Entry, data: Data, names: _Names) -> Data:
     """A player's Conflict reward: what comes from the bank, the Intrigue deck and their
     own supply [RB p.12 Resolve Combat; icon guide: a troop icon recruits from supply]."""
     bank = _amounts(data, ("solari", "spice", "water"))
-    parts: list[str] = [Message(N_("%(what)s from the bank"), what=_and(bank))] if bank else []
+    parts: list[str] = [Message(N_("%(what)s from the bank"), what=listed(bank))] if bank else []
     if data.get("intrigue"):
         parts.append(
             _count(data["intrigue"], N_("%(n)s Intrigue card"), N_("%(n)s Intrigue cards"))
@@ -442,7 +442,7 @@ def _take(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _makers(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"spaces": _and([names.space(s) for s in _items(data.get("spaces"))])}
+    return {"spaces": listed([names.space(s) for s in _items(data.get("spaces"))])}
 
 
 def _game_end(entry: Entry, data: Data, names: _Names) -> Data:
@@ -505,7 +505,7 @@ def _tiebreak(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _dice(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"dice": _and([str(d) for d in _items(data.get("dice"))])}
+    return {"dice": listed([str(d) for d in _items(data.get("dice"))])}
 
 
 def _deploy(entry: Entry, data: Data, names: _Names) -> Data:
@@ -514,7 +514,7 @@ def _deploy(entry: Entry, data: Data, names: _Names) -> Data:
     units = [_count(data.get("dreadnoughts"), N_("%(n)s dreadnought"), N_("%(n)s dreadnoughts"))]
     if data.get("troops"):
         units.append(_count(data.get("troops"), N_("%(n)s troop"), N_("%(n)s troops")))
-    return {"units": _and(units)}
+    return {"units": listed(units)}
 
 
 def _tech_paid(entry: Entry, data: Data, names: _Names) -> Data:
@@ -524,7 +524,7 @@ def _tech_paid(entry: Entry, data: Data, names: _Names) -> Data:
     if data.get("negotiators"):
         negotiators = _count(data["negotiators"], N_("%(n)s Negotiator"), N_("%(n)s Negotiators"))
         paid.append(Message(N_("returns %(negotiators)s"), negotiators=negotiators))
-    values: Data = {"paid": _and(paid) if paid else Message(N_("pays nothing"))}
+    values: Data = {"paid": listed(paid) if paid else Message(N_("pays nothing"))}
     taken = _next_entry(entry, names.state)
     where: list[str] = []
     if taken is not None and taken.kind == "tech" and taken.house == entry.house:
@@ -588,11 +588,11 @@ def _post_end(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _offer(entry: Entry, data: Data, names: _Names) -> Data:
     cost = _amounts(data, ("solari", "spice"))
-    return {"cost": _and(cost) if cost else Message(N_("nothing"))}
+    return {"cost": listed(cost) if cost else Message(N_("nothing"))}
 
 
 def _tech_income(entry: Entry, data: Data, names: _Names) -> Data:
-    return {"what": _and(_amounts(data, ("solari", "spice", "water")))}
+    return {"what": listed(_amounts(data, ("solari", "spice", "water")))}
 
 
 def _tech_trash(entry: Entry, data: Data, names: _Names) -> Data:
@@ -633,13 +633,6 @@ _DETAILS: Mapping[str, Details] = {
     "tech_income": _tech_income,
     "tech_trash": _tech_trash,
 }
-
-
-def _and(parts: Sequence[str]) -> str:
-    """ "a", "a and b", "a, b and c" (Messages, so each language joins them its way)."""
-    if len(parts) < 2:
-        return parts[0] if parts else ""
-    return Message(N_("%(first)s and %(second)s"), first=joined(parts[:-1]), second=parts[-1])
 
 
 def _amounts(data: Data, keys: Sequence[str]) -> list[str]:

@@ -43,6 +43,9 @@ class RecordFilter:
     until: datetime | None = None  # exclusive
 
 
+NEWEST_FIRST = (GameRecord.ended_at.desc(), GameRecord.game_id.desc())
+
+
 class RecordStore:
     """The summary rows of one database session."""
 
@@ -90,8 +93,8 @@ class RecordStore:
 
     def records(self, where: RecordFilter | None = None) -> list[Record]:
         """The finished games' records, most recent first."""
-        order = (GameRecord.ended_at.desc(), GameRecord.game_id.desc())
-        rows = self.session.scalars(_filtered(select(GameRecord.data).order_by(*order), where))
+        query = select(GameRecord.data).order_by(*NEWEST_FIRST)
+        rows = self.session.scalars(_filtered(query, where))
         if where is not None and where.leader:
             return [r for r in rows if any(h["leader"] == where.leader for h in r["houses"])]
         return list(rows)
@@ -102,8 +105,7 @@ class RecordStore:
         if where.leader:
             matching = self.records(where)
             return matching[:count], len(matching)
-        order = (GameRecord.ended_at.desc(), GameRecord.game_id.desc())
-        query = _filtered(select(GameRecord.data).order_by(*order).limit(count), where)
+        query = _filtered(select(GameRecord.data).order_by(*NEWEST_FIRST).limit(count), where)
         total = _filtered(select(func.count()).select_from(GameRecord), where)
         return list(self.session.scalars(query)), int(self.session.scalar(total) or 0)
 

@@ -71,10 +71,11 @@ def _table(
 
 @bp.get("/")
 def home() -> ResponseReturnValue:
+    games = services.list_games()
     return render_template(
         "home.html",
-        active=services.list_games(active=True),
-        ended=services.list_games(active=False),
+        active=[g for g in games if g.status == "active"],
+        ended=[g for g in games if g.status != "active"],
         other_device=_other_device_address(),
     )
 

@@ -11,9 +11,10 @@ from flask_babel import lazy_gettext as _l
 
 from companion.rules.catalog import FACTIONS, ConflictDef
 from companion.rules.engine import strengths, swordmaster_round
+from companion.rules.i18n import listed
 from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
-from companion.web.language import house_name
+from companion.web.language import house_name, translated
 from companion.web.present.prompts import reward_text
 from companion.web.present.views import (
     FACTION_LABELS,
@@ -114,11 +115,9 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
     return lines
 
 
-def together(names: list[str]) -> str:
-    """Names as a list in words: "A", "A and B", "A, B and C"."""
-    if len(names) < 2:
-        return "".join(names)
-    return str(_("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1]))
+def together(names: Sequence[str]) -> str:
+    """Names as a list in words, in the reader's language: "A", "A and B", "A, B and C"."""
+    return translated(listed(names))
 
 
 def _tie_line(state: GameState, ahead: Standing, behind: Standing) -> str:
