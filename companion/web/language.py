@@ -131,7 +131,7 @@ def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
     """
     if not isinstance(text, Message):
         return text
-    find = lookup or get_translations().ugettext
+    find = lookup or page_translations().ugettext
     values = {k: shown_value(v, find) for k, v in text.values.items()}
     wording: str = find(text.template)
     try:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask_babel import get_translations
 from flask_babel import gettext as _
 
 from companion.rules.state import Entry, GameState
-from companion.web.language import house_name
+from companion.web.language import house_name, page_translations
 from companion.web.present.panels import together
 from companion.web.present.prompts import reward_text
 from companion.web.present.story import sentence
@@ -48,7 +47,7 @@ def round_end(state: GameState, round_number: int) -> RoundEndView | None:
     recall = next((e for e in entries if e.kind == "recall"), None)
     if start is None or recall is None:
         return None
-    translations = get_translations()
+    translations = page_translations()
     view = RoundEndView(round_number, waiting=_waits(state, round_number))
     view.combat = [sentence(entries[start], state, translations)]
     for entry in entries[start + 1 :]:

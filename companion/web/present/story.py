@@ -3,15 +3,14 @@ triggered, and the game log in the reader's language."""
 
 from __future__ import annotations
 
-from babel.support import Translations
-from flask_babel import get_translations
+from babel.support import NullTranslations
 from flask_babel import gettext as _
 
 from companion.rules.changes import board_changes
 from companion.rules.rulings import RULING_ITEMS, is_ruling
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
-from companion.web.language import house_name, shown_value
+from companion.web.language import house_name, page_translations, shown_value
 from companion.web.present.views import RivalTurn
 
 # Log lines that belong to the rival turn they follow.
@@ -47,7 +46,7 @@ RIVAL_TURN_KINDS = frozenset(
 )
 
 
-def sentence(entry: Entry, state: GameState, translations: Translations) -> str:
+def sentence(entry: Entry, state: GameState, translations: NullTranslations) -> str:
     """A log entry in the reader's language (the template is the message id)."""
     template, values = describe(entry, state)
     translated: str = translations.ugettext(template)
@@ -61,7 +60,7 @@ def sentence(entry: Entry, state: GameState, translations: Translations) -> str:
 
 def newest_lines(state: GameState, count: int) -> tuple[tuple[int, str], ...]:
     """The newest `count` lines of the log, newest first, as (round, sentence)."""
-    translations = get_translations()
+    translations = page_translations()
     return tuple(
         (entry.round, sentence(entry, state, translations))
         for entry in reversed(state.log[-count:])
@@ -74,7 +73,7 @@ def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
     other: list[str] = []
     skipped: list[str] = []
     current: RivalTurn | None = None
-    translations = get_translations()
+    translations = page_translations()
     for entry in state.last_entries:
         if is_ruling(entry.kind):
             continue  # shown apart, with a link to its explanation (ruling_notes)
@@ -104,7 +103,7 @@ def rival_turns(state: GameState) -> tuple[list[RivalTurn], list[str]]:
 
 def ruling_notes(state: GameState) -> tuple[tuple[str, str, str], ...]:
     """The rulings the last action applied: each sentence with its rules page (kind, id)."""
-    translations = get_translations()
+    translations = page_translations()
     return tuple(
         (sentence(entry, state, translations), *RULING_ITEMS[entry.kind])
         for entry in state.last_entries
@@ -115,7 +114,7 @@ def ruling_notes(state: GameState) -> tuple[tuple[str, str, str], ...]:
 def board_lines(before: GameState, after: GameState) -> list[str]:
     """What to change on the physical board, in words: the table's changes, then one line
     per house with its changes ("Left Rival: take the Agent back from Wealth; ...")."""
-    translations = get_translations()
+    translations = page_translations()
     lines: list[str] = []
     per_house: dict[str, list[str]] = {}
     for change in board_changes(before, after):
