@@ -1,6 +1,7 @@
 """The reader's language: a choice kept in a cookie, else the browser's, else English.
 
-Catalogs live in companion/translations/<locale>/LC_MESSAGES/messages.po; `install`
+Catalogs live in companion/translations/<locale>/LC_MESSAGES/: messages.po holds the app's
+own words, cards.po the words of card_db (`card_text`). `install`
 compiles any missing or stale .mo at start, so a fresh clone needs no build step.
 """
 
@@ -16,14 +17,17 @@ from pathlib import Path
 from babel.support import NullTranslations
 from flask import Blueprint, Flask, Response, g, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
-from flask_babel import get_babel, get_locale, get_translations
+from flask_babel import Domain, get_babel, get_locale, get_translations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from companion.cards import i18n as card_i18n
 from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Message
 from companion.web.htmx import error_answer
 
+# The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py).
+CARD_WORDS = Domain(domain=card_i18n.DOMAIN)
 COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # browsers keep a cookie at most 400 days
 DEFAULT = "en"
@@ -174,12 +178,12 @@ def choose(code: str) -> ResponseReturnValue:
 
 
 def compile_catalogs(root: Path = TRANSLATIONS) -> list[Path]:
-    """Compile each messages.po whose .mo is missing or older; the .mo files made."""
+    """Compile each catalog (.po) whose .mo is missing or older; the .mo files made."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     made = []
-    for po_path in sorted(root.glob("*/LC_MESSAGES/messages.po")):
+    for po_path in sorted(root.glob("*/LC_MESSAGES/*.po")):
         mo_path = po_path.with_suffix(".mo")
         if mo_path.exists() and mo_path.stat().st_mtime >= po_path.stat().st_mtime:
             continue
@@ -215,6 +219,20 @@ def install(app: Flask) -> None:
     app.context_processor(lambda: {"languages": LANGUAGES, "language": current()})
     app.add_template_filter(house_name)
     app.add_template_filter(translated)
+    app.add_template_filter(card_text)
+
+
+def card_text(text: str) -> str:
+    """A text of card_db (a name, an effect, a ruling) in the reader's language."""
+    if not text:
+        return text
+    translations = g.get("card_translations") if has_request_context() else None
+    if not isinstance(translations, NullTranslations):
+        translations = CARD_WORDS.get_translations()
+        if has_request_context():
+            g.card_translations = translations
+    found: str = translations.ugettext(text)
+    return found
 
 
 def page_translations() -> NullTranslations:

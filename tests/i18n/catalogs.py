@@ -22,16 +22,28 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
 
 
+# The app's own words (messages) and the words of card_db (cards: companion/cards/i18n.py).
+DOMAINS = ("messages", "cards")
+# Each catalog on disk, as (locale, domain).
+CATALOGS = tuple(
+    (locale, domain)
+    for domain in DOMAINS
+    for locale in LOCALES
+    if (TRANSLATIONS / locale / "LC_MESSAGES" / f"{domain}.po").is_file()
+)
+CARD_LOCALES = tuple(locale for locale, domain in CATALOGS if domain == "cards")
+
+
 @cache
-def catalog(locale: str) -> Catalog:
-    """A locale's messages.po."""
-    with (TRANSLATIONS / locale / "LC_MESSAGES" / "messages.po").open("rb") as po_file:
+def catalog(locale: str, domain: str = "messages") -> Catalog:
+    """A locale's catalog of one domain (messages.po or cards.po)."""
+    with (TRANSLATIONS / locale / "LC_MESSAGES" / f"{domain}.po").open("rb") as po_file:
         return read_po(po_file, locale=locale)
 
 
-def messages(locale: str) -> list[Message]:
+def messages(locale: str, domain: str = "messages") -> list[Message]:
     """A catalog's messages, without its header."""
-    return [m for m in catalog(locale) if m.id]
+    return [m for m in catalog(locale, domain) if m.id]
 
 
 @cache

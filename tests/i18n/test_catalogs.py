@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.i18n.catalogs import (
+    CATALOGS,
     LOCALES,
     PLACEHOLDER,
     ROOT,
@@ -20,10 +21,10 @@ from tests.i18n.catalogs import (
 SEEDS = ROOT.parent / "shared" / "reference"  # the rulebooks, beside the repository
 
 
-@pytest.mark.parametrize("locale", LOCALES)
-def test_every_message_is_translated_and_none_is_fuzzy(locale: str) -> None:
-    untranslated = [singular(m) for m in messages(locale) if not all(forms(m))]
-    fuzzy = [singular(m) for m in messages(locale) if m.fuzzy]
+@pytest.mark.parametrize(("locale", "domain"), CATALOGS)
+def test_every_message_is_translated_and_none_is_fuzzy(locale: str, domain: str) -> None:
+    untranslated = [singular(m) for m in messages(locale, domain) if not all(forms(m))]
+    fuzzy = [singular(m) for m in messages(locale, domain) if m.fuzzy]
     assert untranslated == []
     assert fuzzy == []
 
@@ -35,10 +36,10 @@ def test_the_catalog_holds_every_message_the_code_marks(locale: str) -> None:
     assert sorted(extracted_ids() - in_catalog) == []
 
 
-@pytest.mark.parametrize("locale", LOCALES)
-def test_translations_keep_the_placeholders(locale: str) -> None:
+@pytest.mark.parametrize(("locale", "domain"), CATALOGS)
+def test_translations_keep_the_placeholders(locale: str, domain: str) -> None:
     wrong = []
-    for message in messages(locale):
+    for message in messages(locale, domain):
         ids = (message.id,) if isinstance(message.id, str) else message.id
         wanted = {frozenset(PLACEHOLDER.findall(i)) for i in ids}
         for text in forms(message):
@@ -47,14 +48,14 @@ def test_translations_keep_the_placeholders(locale: str) -> None:
     assert wrong == []
 
 
-@pytest.mark.parametrize("locale", LOCALES)
-def test_translations_use_the_glossary_terms(locale: str) -> None:
+@pytest.mark.parametrize(("locale", "domain"), CATALOGS)
+def test_translations_use_the_glossary_terms(locale: str, domain: str) -> None:
     """Where a message says a game term in English, its translation says the glossary's."""
     missing = []
     for term in glossary(locale):
         if not term.check:
             continue
-        for message in messages(locale):
+        for message in messages(locale, domain):
             if term.in_english(singular(message)) and not all(
                 term.in_translation(text) for text in forms(message)
             ):
