@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.cards.i18n import NAME_KEYS, ORIGIN, card_db_texts, extract, texts
-from tests.i18n.catalogs import CARD_LOCALES, ROOT, forms, messages, singular
+from tests.i18n.catalogs import CARD_LOCALES, LOCALES, ROOT, forms, messages, singular
 
 CARD_DB = ROOT / "card_db"
 SEEDS = ROOT.parent / "shared" / "reference"  # the rulebooks, beside the repository
@@ -79,3 +79,7 @@ def test_names_from_a_rulebook_are_on_the_line_it_cites(locale: str) -> None:
             if text not in lines[int(line) - 1]:
                 wrong.append((en, text, note))
     assert wrong == []
+
+
+def test_every_language_has_its_card_catalog() -> None:
+    assert CARD_LOCALES == LOCALES
