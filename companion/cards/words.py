@@ -34,10 +34,18 @@ _NUMBER_WORDS: Final[Mapping[str, str]] = {
     )
 }
 _APOSTROPHES: Final = str.maketrans("", "", "'\u2019\u02bc")
+# Letters NFKD leaves whole though they read as a plain letter with a mark: Polish ł.
+_LETTERS: Final = str.maketrans({"\u0142": "l"})
+# The voicing marks of kana stay: カ and ガ are different sounds, not one letter marked.
+_KANA_MARKS: Final[frozenset[str]] = frozenset("\u3099\u309a")
 _WORD: Final = re.compile(r"[^\W_]+")
-# Han, kana and compatibility ideographs: languages written without spaces. Each character
-# becomes a word of its own, so any run of characters matches as a phrase (n-grams).
-_CJK: Final = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+# Han, kana, Hangul syllables and compatibility ideographs: each character becomes a word
+# of its own, so any run of characters matches as a phrase (n-grams) whether or not the
+# text puts spaces between words (Chinese and Japanese never do, Korean not always alike:
+# "성간 거래", "성간거래"). The kana middle dot (・) separates like any punctuation.
+_CJK: Final = re.compile(
+    r"([\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff])"
+)
 # Roman numerals as whole words ("Conflict III"); a lone "i" only after conflict or level.
 _ROMAN_AFTER: Final = re.compile(r"\b(conflict|conflicts|level) (i{1,3})\b")
 _ROMAN: Final[Mapping[str, str]] = {"i": "1", "ii": "2", "iii": "3"}
@@ -55,13 +63,29 @@ def normalize(text: str) -> str:
     'conflict 1 then conflict 3'
     >>> normalize("香料必须流动")
     '香 料 必 须 流 动'
+    >>> normalize("Żołnierze, ŁĄKA")
+    'zolnierze laka'
+    >>> normalize("ポール・アトレイデ"), normalize("ｶﾞ"), normalize("성간 거래")
+    ('ポ ー ル ア ト レ イ デ', 'ガ', '성 간 거 래')
     """
     decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    spaced = _CJK.sub(r" \1 ", plain.casefold().translate(_APOSTROPHES))
+    kept = (ch for ch in decomposed if ch in _KANA_MARKS or not unicodedata.combining(ch))
+    plain = unicodedata.normalize("NFC", "".join(kept)).casefold()
+    spaced = _CJK.sub(r" \1 ", plain.translate(_APOSTROPHES).translate(_LETTERS))
     words = [_NUMBER_WORDS.get(w, w) for w in _WORD.findall(spaced)]
     folded = _ROMAN_AFTER.sub(lambda m: f"{m[1]} {_ROMAN[m[2]]}", " ".join(words))
     return " ".join(w if w not in ("ii", "iii") else _ROMAN[w] for w in folded.split())
+
+
+def marked(text: str) -> str:
+    """Text folded as `normalize` does but with its letters' marks kept, to tell an exact
+    spelling ("Żołnierz") from one typed without them ("zolnierz").
+
+    >>> marked("Żołnierz Sardaukarów"), marked("ŁĄKA")
+    ('żołnierz sardaukarów', 'łąka')
+    """
+    plain = unicodedata.normalize("NFC", text).casefold().translate(_APOSTROPHES)
+    return " ".join(_WORD.findall(_CJK.sub(r" \1 ", plain)))
 
 
 _normalize = normalize
@@ -75,6 +99,12 @@ class Words:
     kinds: tuple[tuple[str, str], ...] = ()  # (folded words, kind), longest words first
     places: tuple[tuple[str, str], ...] = ()  # (folded words, place), longest words first
     names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:id" -> names
+    # The same names by the language whose table gives them: a reader's own come first.
+    names_by_language: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def own_names(self, language: str, key: str) -> tuple[str, ...]:
+        """The more names of item `key` (folded) that words.toml gives in `language`."""
+        return self.names_by_language.get(language, {}).get(key, ())
 
     def fold(self, text: str) -> str:
         """`normalize`, then each alias (a whole word) written out in full.
@@ -132,7 +162,8 @@ def words_from(data: Mapping[str, object]) -> Words:
     kinds: list[tuple[str, str]] = []
     places: list[tuple[str, str]] = []
     names: dict[str, list[str]] = {}
-    for language in data.values():
+    by_language: dict[str, dict[str, tuple[str, ...]]] = {}
+    for code, language in data.items():
         if not isinstance(language, Mapping):
             continue
         for short, full in _table(language, "aliases").items():
@@ -143,13 +174,16 @@ def words_from(data: Mapping[str, object]) -> Words:
         for place, said in _table(language, "places").items():
             places += [(_normalize(s), place) for s in _strings(said)]
         for key, more in _table(language, "names").items():
-            names.setdefault(key, []).extend(_normalize(s) for s in _strings(more))
+            folded = tuple(_normalize(s) for s in _strings(more))
+            names.setdefault(key, []).extend(folded)
+            by_language.setdefault(code, {})[key] = folded
     by_length = lambda pair: (-len(pair[0]), pair[0])  # noqa: E731
     return Words(
         aliases=aliases,
         kinds=tuple(sorted(kinds, key=by_length)),
         places=tuple(sorted(places, key=by_length)),
         names={key: tuple(found) for key, found in names.items()},
+        names_by_language=by_language,
     )
 
 
