@@ -552,15 +552,18 @@ def _padded(folded: str) -> str:
     return f" {folded} "
 
 
+# An item's translated names: language -> (folded and padded, as written).
+Translated = Mapping[str, tuple[str, str]]
+
+
 def _variant(
-    base: Item, language: str, written: Mapping[str, str], local: list[Text], words: Words
+    base: Item, language: str, written: Translated, local: list[Text], words: Words
 ) -> Item:
     """The item as a reader of `language` searches it: its name in that language (else
     the English one) and the nicknames words.toml gives in it first, every other name
     after them, its English texts and those of its language (`local`)."""
     entry = base.entry
-    own_written = written.get(language, "")
-    name = _padded(words.fold(own_written)) if own_written else base.name
+    name, own_written = written.get(language, (base.name, ""))
     aliases = entry.record.aliases if isinstance(entry.record, ConceptDef) else ()
     own = [_padded(n) for n in words.own_names(language, entry.key)]
     others: list[tuple[str, str]] = []
@@ -569,7 +572,7 @@ def _variant(
     else:
         others.append((base.name, entry.name))
         others += [(_padded(words.fold(a)), a) for a in aliases]
-    others += [(_padded(words.fold(w)), w) for code, w in written.items() if code != language]
+    others += [pair for code, pair in written.items() if code != language]
     for code, table in words.names_by_language.items():
         if code != language:
             others += [(_padded(n), n) for n in table.get(entry.key, ())]
@@ -794,7 +797,9 @@ def _corrector(items: tuple[Item, ...], words: Words) -> Corrector:
         for position, name in enumerate(item.names):
             own = position < item.own_names
             names[name.strip()] = item.name_written(0 if own else position)
-    vocabulary = [*words.vocabulary(), *(w for i in items for w in i.haystack.split())]
+    vocabulary = set(words.vocabulary())
+    for item in items:
+        vocabulary.update(item.haystack.split())
     return Corrector.build(names=names, words=vocabulary)
 
 
@@ -822,10 +827,16 @@ class SearchIndex:
             key=lambda e: (order[e.kind], normalize(e.name), e.id),
         )
         bases = [_item(e, n, names, self.words) for n, e in enumerate(listed)]
-        written: list[dict[str, str]] = []
+        written: list[Translated] = []
         for entry in listed:
             translated = {code: gettext(entry.name) for code, gettext in self.languages.items()}
-            written.append({c: t for c, t in translated.items() if t and t != entry.name})
+            written.append(
+                {
+                    code: (_padded(self.words.fold(name)), name)
+                    for code, name in translated.items()
+                    if name and name != entry.name
+                }
+            )
         sources = [_source_texts(e) for e in listed]
         for language in (ENGLISH, *self.languages):
             gettext = self.languages.get(language)

@@ -33,19 +33,27 @@ _NUMBER_WORDS: Final[Mapping[str, str]] = {
         ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
     )
 }
+# Removed, or replaced by the plain letter NFKD leaves them without (Polish ł has no mark
+# NFKD splits off).
+_FOLD: Final = str.maketrans({"'": None, "\u2019": None, "\u02bc": None, "\u0142": "l"})
 _APOSTROPHES: Final = str.maketrans("", "", "'\u2019\u02bc")
-# Letters NFKD leaves whole though they read as a plain letter with a mark: Polish ł.
-_LETTERS: Final = str.maketrans({"\u0142": "l"})
-# The voicing marks of kana stay: カ and ガ are different sounds, not one letter marked.
+# The marks NFKD splits off a letter, to drop; but the voicing marks of kana stay: カ and ガ
+# are different sounds, not one letter marked. (Marks beyond the BMP: `_strip_marks`.)
 _KANA_MARKS: Final[frozenset[str]] = frozenset("\u3099\u309a")
-_WORD: Final = re.compile(r"[^\W_]+")
+_MARKS: Final = {
+    code: None
+    for code in range(0x300, 0x10000)
+    if unicodedata.combining(chr(code)) and chr(code) not in _KANA_MARKS
+}
 # Han, kana, Hangul syllables and compatibility ideographs: each character becomes a word
 # of its own, so any run of characters matches as a phrase (n-grams) whether or not the
 # text puts spaces between words (Chinese and Japanese never do, Korean not always alike:
 # "성간 거래", "성간거래"). The kana middle dot (・) separates like any punctuation.
-_CJK: Final = re.compile(
-    r"([\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff])"
+_CJK_RANGES: Final = (
+    r"\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff"
 )
+# A word: one CJK character, or a run of other letters and digits.
+_TOKEN: Final = re.compile(f"[{_CJK_RANGES}]|[^\\W_{_CJK_RANGES}]+")
 # Roman numerals as whole words ("Conflict III"); a lone "i" only after conflict or level.
 _ROMAN_AFTER: Final = re.compile(r"\b(conflict|conflicts|level) (i{1,3})\b")
 _ROMAN: Final[Mapping[str, str]] = {"i": "1", "ii": "2", "iii": "3"}
@@ -68,13 +76,19 @@ def normalize(text: str) -> str:
     >>> normalize("ポール・アトレイデ"), normalize("ｶﾞ"), normalize("성간 거래")
     ('ポ ー ル ア ト レ イ デ', 'ガ', '성 간 거 래')
     """
-    decomposed = unicodedata.normalize("NFKD", text)
-    kept = (ch for ch in decomposed if ch in _KANA_MARKS or not unicodedata.combining(ch))
-    plain = unicodedata.normalize("NFC", "".join(kept)).casefold()
-    spaced = _CJK.sub(r" \1 ", plain.translate(_APOSTROPHES).translate(_LETTERS))
-    words = [_NUMBER_WORDS.get(w, w) for w in _WORD.findall(spaced)]
+    plain = text.casefold() if text.isascii() else _strip_marks(text)
+    words = [_NUMBER_WORDS.get(w, w) for w in _TOKEN.findall(plain.translate(_FOLD))]
     folded = _ROMAN_AFTER.sub(lambda m: f"{m[1]} {_ROMAN[m[2]]}", " ".join(words))
     return " ".join(w if w not in ("ii", "iii") else _ROMAN[w] for w in folded.split())
+
+
+def _strip_marks(text: str) -> str:
+    """NFKD, the marks dropped (not kana voicing), recomposed (NFC), casefolded."""
+    decomposed = unicodedata.normalize("NFKD", text).translate(_MARKS)
+    if max(decomposed, default="") > "\uffff":
+        kept = (ch for ch in decomposed if ch in _KANA_MARKS or not unicodedata.combining(ch))
+        decomposed = "".join(kept)
+    return unicodedata.normalize("NFC", decomposed).casefold()
 
 
 def marked(text: str) -> str:
@@ -85,7 +99,7 @@ def marked(text: str) -> str:
     ('żołnierz sardaukarów', 'łąka')
     """
     plain = unicodedata.normalize("NFC", text).casefold().translate(_APOSTROPHES)
-    return " ".join(_WORD.findall(_CJK.sub(r" \1 ", plain)))
+    return " ".join(_TOKEN.findall(plain))
 
 
 _normalize = normalize
