@@ -25,6 +25,31 @@ WORDS_FILE: Final[str] = "words.toml"
 # Places that are not an Agent icon: the spaces with a Maker icon, the Combat spaces.
 PLACE_FLAGS: Final[tuple[str, ...]] = ("maker", "combat")
 LANGUAGE_KEYS: Final[frozenset[str]] = frozenset({"aliases", "kinds", "places", "names"})
+# The glossaries of the game's terms per language (card_db/i18n/glossary.<locale>.toml,
+# taken from the localized rulebooks): the terms that name a kind of item or a place are
+# search words too, as words.toml's `kinds` and `places` ("指揮官" lists the leaders).
+GLOSSARY_PATTERN: Final[str] = "i18n/glossary.*.toml"
+GLOSSARY_KINDS: Final[Mapping[str, str]] = {
+    "leader": "leader",
+    "conflict": "conflict",
+    "intrigue": "intrigue",
+    "imperium_card": "imperium",
+    "reserve": "reserve",
+    "tech": "tech",
+    "tech_tile": "tech",
+    "house_hagal": "hagal",
+    "rival": "hagal",
+}
+GLOSSARY_PLACES: Final[Mapping[str, str]] = {
+    "emperor": "emperor",
+    "spacing_guild": "spacing_guild",
+    "bene_gesserit": "bene_gesserit",
+    "fremen": "fremen",
+    "landsraad": "landsraad",
+    "choam": "spice_trade",
+    "city": "city",
+    "maker": "maker",
+}
 
 
 _NUMBER_WORDS: Final[Mapping[str, str]] = {
@@ -209,9 +234,39 @@ def _read(root: Path) -> dict[str, object]:
         return tomllib.load(handle)
 
 
+def glossary_words(root: Path) -> dict[str, dict[str, dict[str, list[str]]]]:
+    """The glossaries' terms for kinds and places, in words.toml's shape:
+    {locale: {"kinds": {kind: [term]}, "places": {place: [term]}}}."""
+    found: dict[str, dict[str, dict[str, list[str]]]] = {}
+    for path in sorted(root.glob(GLOSSARY_PATTERN)):
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        terms = data.get("term", [])
+        language = found.setdefault(path.stem.removeprefix("glossary."), {})
+        for term in terms if isinstance(terms, list) else []:
+            key, text = term.get("key"), term.get("text")
+            if not isinstance(text, str) or not text.strip():
+                continue
+            for table, names in (("kinds", GLOSSARY_KINDS), ("places", GLOSSARY_PLACES)):
+                if key in names:
+                    language.setdefault(table, {}).setdefault(names[key], []).append(text)
+    return found
+
+
 def load_words(root: Path) -> Words:
-    """The words of `root/words.toml` (none when the file is missing)."""
-    return words_from(_read(root))
+    """The words of `root/words.toml` (none when the file is missing), with the kinds and
+    places the glossaries name in each language."""
+    data: dict[str, object] = dict(_read(root))
+    for code, tables in glossary_words(root).items():
+        given = data.get(code)
+        language: dict[str, object] = dict(given) if isinstance(given, Mapping) else {}
+        for table, terms in tables.items():
+            merged = {key: list(_strings(v)) for key, v in _table(language, table).items()}
+            for key, said in terms.items():
+                merged[key] = [*merged.get(key, []), *said]
+            language[table] = merged
+        data[code] = language
+    return words_from(data)
 
 
 def problems(root: Path, catalog: Catalog) -> list[str]:

@@ -22,6 +22,7 @@ from companion.cards import default_root, load_catalog
 from companion.cards.concepts import load_concepts
 from companion.cards.languages import load_card_languages
 from companion.cards.search import (
+    TIER_KIND,
     TIER_NAME_EXACT,
     TIER_NAME_EXACT_OTHER,
     TIER_NAME_PHRASE,
@@ -32,7 +33,7 @@ from companion.cards.search import (
     Query,
     SearchIndex,
 )
-from companion.cards.words import load_words, normalize
+from companion.cards.words import glossary_words, load_words, normalize
 from companion.db import db
 from companion.lookup import SETS, Lookup
 from companion.lookup.rulings import load_rulings
@@ -294,6 +295,40 @@ def test_effect_words_of_another_language_are_not_searched(index: SearchIndex) -
     # Names cross languages; effect texts only the reader's and English.
     assert "space:carthag" not in [h.item.entry.key for h in search(index, "抽一张密牌", "ja")]
     assert "space:carthag" not in [h.item.entry.key for h in search(index, "抽一张密牌", "en")]
+
+
+# -- kinds and places in the glossaries' terms ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "kind", "place"),
+    [
+        ("ja", "指揮官", "leader", None),  # glossary.ja.toml leader
+        ("zh_Hans", "领袖", "leader", None),
+        ("zh_Hant", "領袖", "leader", None),
+        ("ko", "기술 타일", "tech", None),
+        ("pl", "lider", "leader", None),
+        ("ja", "皇帝", "space", "emperor"),
+        ("zh_Hans", "宇航公会", "space", "spacing_guild"),
+        ("pl", "Fremeni", "space", "fremen"),
+    ],
+)
+def test_a_glossary_term_for_a_kind_or_a_place_lists_its_items(
+    index: SearchIndex, language: str, text: str, kind: str, place: str | None
+) -> None:
+    hits = search(index, text, language)
+    listed = [h for h in hits if h.tier == TIER_KIND]
+    expected = [i for i in index.items if i.kind == kind and (place is None or place in i.place)]
+    assert expected and len(listed) == len(expected)
+    assert {h.item.entry.key for h in listed} == {i.entry.key for i in expected}
+    assert all(h.tier <= TIER_KIND for h in hits[: len(listed)])
+
+
+def test_the_glossary_terms_are_read_per_language() -> None:
+    found = glossary_words(default_root())
+    assert sorted(found) == ["ja", "ko", "pl", "zh_Hans", "zh_Hant"]
+    assert found["ja"]["kinds"]["leader"] == ["指揮官"]
+    assert found["pl"]["places"]["spice_trade"] == ["KHOAM"]
 
 
 # -- typos and loading -----------------------------------------------------------------
