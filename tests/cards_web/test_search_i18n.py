@@ -338,6 +338,10 @@ def test_a_mistyped_name_of_another_language_is_corrected_to_it(index: SearchInd
     found = index.find(Query(text="kartagn", language="ja"))
     assert found.suggestion == "Kartagin"
     assert found.hits[0].item.entry.key == "space:carthag"
+    # One letter more than the rulebook's Kartagin (002:455), as Polish might inflect it.
+    found = index.find(Query(text="kartagina", language="pl"))
+    assert found.suggestion == "Kartagin"
+    assert found.hits[0].item.entry.key == "space:carthag"
 
 
 def test_the_english_search_is_the_same_without_catalogs(
