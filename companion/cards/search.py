@@ -29,7 +29,7 @@ from companion.cards.concepts import ConceptDef
 from companion.cards.fuzzy import Corrector
 from companion.cards.index import KIND_NAMES, Entry, concept_entries, entries
 from companion.cards.languages import ENGLISH, CardLanguages, Gettext
-from companion.cards.words import Words, marked
+from companion.cards.words import Words, has_cjk, marked
 from companion.cards.words import normalize as normalize  # re-exported
 from companion.rules.catalog import (
     FACTION_NAMES,
@@ -900,11 +900,15 @@ class SearchIndex:
         """`search`, forgiving typos: when nothing matches the start of a word, the words
         are corrected to the nearest names and words of the catalog ("did you mean")."""
         hits = self.search(query)
-        if any(h.tier < TIER_INSIDE_WORDS for h in hits):
+        folded = self.words.fold(query.text)
+        # CJK: every character is a word, so scattered characters of long texts match
+        # loosely almost any query; a name one character off is the better answer.
+        loose = has_cjk(folded) and all(h.tier >= TIER_EVERY_WORD for h in hits)
+        if any(h.tier < TIER_INSIDE_WORDS for h in hits) and not loose:
             return Found(hits)
         corrector = self.correctors.get(query.language, self.corrector)
-        corrected = corrector.correct(self.words.fold(query.text))
-        if corrected is None:
+        corrected = corrector.correct(folded)
+        if corrected is None or (loose and hits and not corrected.name):
             return Found(hits)
         better = self.search(replace(query, text=corrected.folded))
         if not better:

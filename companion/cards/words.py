@@ -77,6 +77,7 @@ _MARKS: Final = {
 _CJK_RANGES: Final = (
     r"\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff"
 )
+_CJK: Final = re.compile(f"[{_CJK_RANGES}]")
 # A word: one CJK character, or a run of other letters and digits.
 _TOKEN: Final = re.compile(f"[{_CJK_RANGES}]|[^\\W_{_CJK_RANGES}]+")
 # Roman numerals as whole words ("Conflict III"); a lone "i" only after conflict or level.
@@ -105,6 +106,12 @@ def normalize(text: str) -> str:
     words = [_NUMBER_WORDS.get(w, w) for w in _TOKEN.findall(plain.translate(_FOLD))]
     folded = _ROMAN_AFTER.sub(lambda m: f"{m[1]} {_ROMAN[m[2]]}", " ".join(words))
     return " ".join(w if w not in ("ii", "iii") else _ROMAN[w] for w in folded.split())
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text holds a character of a language written without spaces (each
+    such character is a word of its own for the search)."""
+    return _CJK.search(text) is not None
 
 
 def _strip_marks(text: str) -> str:

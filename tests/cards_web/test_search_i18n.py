@@ -344,6 +344,18 @@ def test_a_mistyped_name_of_another_language_is_corrected_to_it(index: SearchInd
     assert found.hits[0].item.entry.key == "space:carthag"
 
 
+def test_a_cjk_name_one_character_off_is_corrected(index: SearchIndex) -> None:
+    # カルタド: every character is in Carthag's texts (カード), so it matches loosely; the
+    # name one character off (3 of 4, fuzzy.CJK_NAME_CUTOFF) is the better answer.
+    loose = index.search(Query(text="カルタド", language="ja"))
+    assert loose and all(h.loose for h in loose)
+    found = index.find(Query(text="カルタド", language="ja"))
+    assert found.suggestion == "カルタゴ"
+    assert (found.hits[0].item.entry.key, found.hits[0].tier) == ("space:carthag", TIER_NAME_EXACT)
+    # Two characters off of four is no longer that name.
+    assert index.find(Query(text="カルドド", language="ja")).suggestion is None
+
+
 def test_the_english_search_is_the_same_without_catalogs(
     index: SearchIndex, card_catalog: Catalog
 ) -> None:
