@@ -830,11 +830,12 @@ class SearchIndex:
         written: list[Translated] = []
         for entry in listed:
             translated = {code: gettext(entry.name) for code, gettext in self.languages.items()}
+            folded = {code: self.words.fold(name) for code, name in translated.items()}
             written.append(
                 {
-                    code: (_padded(self.words.fold(name)), name)
+                    code: (_padded(folded[code]), name)
                     for code, name in translated.items()
-                    if name and name != entry.name
+                    if name != entry.name and folded[code]
                 }
             )
         sources = [_source_texts(e) for e in listed]

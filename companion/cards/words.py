@@ -58,8 +58,7 @@ _NUMBER_WORDS: Final[Mapping[str, str]] = {
         ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
     )
 }
-# Removed, or replaced by the plain letter NFKD leaves them without (Polish ł has no mark
-# NFKD splits off).
+# Apostrophes dropped, and Polish ł read as l (NFKD leaves ł whole: no mark to drop).
 _FOLD: Final = str.maketrans({"'": None, "\u2019": None, "\u02bc": None, "\u0142": "l"})
 _APOSTROPHES: Final = str.maketrans("", "", "'\u2019\u02bc")
 # The marks NFKD splits off a letter, to drop; but the voicing marks of kana stay: カ and ガ
