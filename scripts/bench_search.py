@@ -28,12 +28,26 @@ category is printed too (the search page's target: under 100 KB).
 
 `--via index` times `SearchIndex.find` itself, in this process, over the same searches plus
 the players' queries of tests/cards_web/test_player_queries.py ("player"): p50 and p99 of
-the CPU time (time.thread_time) and the wall time of each search.
+the CPU time (time.thread_time) and the wall time of each search. It also times building
+the index (the `cards` catalogs read, then every language's variant of every item; best of
+3) and measures its memory (tracemalloc: the index with every language, and with English
+alone).
+
+    .venv/bin/python scripts/bench_search.py --via index --language ja
+    .venv/bin/python scripts/bench_search.py --via index --language ja --pseudo
+
+`--language` searches as a reader of that language: the searches above, plus as many in
+that language taken from the index's own names and texts (names, parts of names, runs of
+effect words). `--pseudo` writes stand-in catalogs first (a temporary folder; seeded
+gibberish of the right script and length for every message of cards.pot, in the five
+languages), to measure before the real cards.po exist; `--translations` reads another folder.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import gc
 import http.client
 import json
 import logging
@@ -41,17 +55,30 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import threading
 import time
+import tracemalloc
 import urllib.parse
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from babel.messages.catalog import Catalog as PoCatalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from waitress import create_server
 
 from companion import create_app
-from companion.cards import default_root
+from companion.cards import default_root, load_catalog
+from companion.cards.concepts import load_concepts
+from companion.cards.languages import (
+    ENGLISH,
+    SEARCH_LOCALES,
+    TRANSLATIONS,
+    load_card_languages,
+)
 from companion.cards.search import (
     ICON_NAMES,
     INTRIGUE_TYPE_NAMES,
@@ -60,7 +87,8 @@ from companion.cards.search import (
     normalize,
     parse_query,
 )
-from companion.lookup import load_lookup
+from companion.cards.words import load_words
+from companion.lookup import SETS, load_lookup
 from companion.rules.catalog import FACTION_NAMES
 
 P99_TARGET_MS = 20.0
@@ -255,13 +283,132 @@ def plan_for(index: SearchIndex, seed: int) -> list[tuple[str, str]]:
     return searches(names, texts, seed) + player_queries()
 
 
+# Stand-in text (--pseudo): how many different characters each language's gibberish uses,
+# drawn from its script (a small set, so that a character recurs as in real text).
+PSEUDO_SCRIPTS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    # (first code point, last, how many of them)
+    "zh_Hans": ((0x4E00, 0x6FFF, 500),),
+    "zh_Hant": ((0x4E00, 0x6FFF, 500),),
+    "ja": ((0x3041, 0x3093, 60), (0x30A1, 0x30F3, 60), (0x4E00, 0x6FFF, 250)),
+    "ko": ((0xAC00, 0xD7A3, 400),),
+    "pl": ((0x61, 0x7A, 26), (0x104, 0x17C, 12)),
+}
+
+
+def pseudo_letters(locale: str, rng: random.Random) -> str:
+    picked: list[str] = []
+    for first, last, count in PSEUDO_SCRIPTS[locale]:
+        picked += [chr(rng.randint(first, last)) for _ in range(count)]
+    return "".join(picked)
+
+
+def pseudo_text(text: str, locale: str, letters: str, rng: random.Random) -> str:
+    """Seeded gibberish in `locale`'s script, about as long as `text` reads there."""
+    if locale in ("zh_Hans", "zh_Hant", "ja"):
+        return "".join(rng.choice(letters) for _ in range(max(2, len(text) // 3)))
+    words = []
+    for word in text.split():
+        size = max(1, len(word) // (2 if locale == "ko" else 1))
+        words.append("".join(rng.choice(letters) for _ in range(size)))
+    return " ".join(words)
+
+
+def write_pseudo_catalogs(root: Path, seed: int) -> Path:
+    """A compiled `cards` catalog per language under root, every message translated."""
+    with (TRANSLATIONS / "cards.pot").open("rb") as pot:
+        template = read_po(pot)
+    for locale in SEARCH_LOCALES:
+        rng = random.Random(f"{seed} {locale}")
+        letters = pseudo_letters(locale, rng)
+        catalog = PoCatalog(locale=locale, domain="cards")
+        for message in template:
+            if message.id and isinstance(message.id, str):
+                catalog.add(message.id, pseudo_text(message.id, locale, letters, rng))
+        folder = root / locale / "LC_MESSAGES"
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / "cards.mo").open("wb") as mo_file:
+            write_mo(mo_file, catalog)
+    return root
+
+
+def language_searches(index: SearchIndex, language: str, seed: int) -> list[tuple[str, str]]:
+    """Searches a reader of `language` types, from the index's own names and texts."""
+    rng = random.Random(f"{seed} {language}")
+    items = index.items_for(language)
+    written = [i.written for i in items if i.written]
+    local = [t.folded for i in items for t in i.texts if t not in (i.summary,)]
+    cjk = language in ("zh_Hans", "zh_Hant", "ja", "ko")
+    found: list[tuple[str, dict[str, str]]] = []
+    for name in rng.sample(written, min(60, len(written))):
+        found.append(("name", {"q": name}))
+    for name in rng.sample(written, min(60, len(written))):
+        plain = name.replace(" ", "") if cjk else rng.choice(name.split())
+        start = rng.randrange(0, max(1, len(plain) - 2)) if cjk else 0
+        found.append(("prefix", {"q": plain[start : start + rng.randint(1, 3)]}))
+    for text in rng.sample(local, min(60, len(local))):
+        words = text.split()
+        start = rng.randrange(0, max(1, len(words) - 4))
+        joiner = "" if cjk else " "
+        run = joiner.join(words[start : start + rng.randint(1, 4)])
+        found.append(("effect text", {"q": run}))
+    return [(c, urllib.parse.urlencode(a)) for c, a in found]
+
+
+def build_report(translations: Path) -> dict[str, Any]:
+    """Building the index (best of 3) and its memory, with every language and English alone."""
+    root = default_root()
+    catalog, words, concepts = load_catalog(root, SETS), load_words(root), load_concepts(root)
+    timings: dict[str, list[float]] = {"catalogs": [], "index": [], "english": []}
+    cpu: dict[str, list[float]] = {"catalogs": [], "index": [], "english": []}
+    languages: dict[str, Any] = {}
+
+    def timed(label: str, build: Callable[[], object]) -> Any:
+        wall, thread = time.perf_counter(), time.thread_time()
+        built = build()
+        timings[label].append(time.perf_counter() - wall)
+        cpu[label].append(time.thread_time() - thread)
+        return built
+
+    for _ in range(3):
+        languages = timed("catalogs", lambda: load_card_languages(translations))
+        timed("index", functools.partial(SearchIndex, catalog, words, concepts, languages))
+        timed("english", lambda: SearchIndex(catalog, words, concepts))
+    memory: dict[str, float] = {}
+    for label, given in (("all", languages), ("english", {})):
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        kept = SearchIndex(catalog, words, concepts, given)
+        memory[label] = round((tracemalloc.get_traced_memory()[0] - before) / 1e6, 2)
+        tracemalloc.stop()
+        del kept
+    return {
+        "languages": [ENGLISH, *languages],
+        "build_ms": {k: round(min(v) * 1000, 1) for k, v in timings.items()},
+        "build_cpu_ms": {k: round(min(v) * 1000, 1) for k, v in cpu.items()},
+        "memory_mb": memory,
+    }
+
+
 def run_index(args: argparse.Namespace) -> dict[str, Any]:
     """Time SearchIndex.find in this process: CPU and wall per search."""
-    index = load_lookup(default_root()).index
+    with tempfile.TemporaryDirectory() as folder:
+        translations = Path(args.translations)
+        if args.pseudo:
+            translations = write_pseudo_catalogs(Path(folder), args.seed)
+        build = build_report(translations)
+        index = load_lookup(default_root(), translations).index
     plan = [(c, qs) for c, qs in plan_for(index, args.seed) if c in (*INSTANT, "player")]
-    queries = [parse_query(dict(urllib.parse.parse_qsl(qs))) for _, qs in plan]
+    if args.language != ENGLISH:
+        plan += language_searches(index, args.language, args.seed)
+    queries = [
+        replace(parse_query(dict(urllib.parse.parse_qsl(qs))), language=args.language)
+        for _, qs in plan
+    ]
     cpu: list[float] = []
     wall: list[float] = []
+    # The garbage of building indexes above is not the searches' to collect (a full
+    # collection of the process's objects costs tens of ms, whoever triggers it).
+    gc.collect()
     for round_number in range(args.rounds + 1):  # round 0 warms up
         for query in queries:
             cpu_start, wall_start = time.thread_time(), time.perf_counter()
@@ -270,6 +417,8 @@ def run_index(args: argparse.Namespace) -> dict[str, Any]:
                 cpu.append(time.thread_time() - cpu_start)
                 wall.append(time.perf_counter() - wall_start)
     return {
+        "language": args.language,
+        "build": build,
         "searches": len(plan),
         "rounds": args.rounds,
         "cpu": summary(cpu),
@@ -324,7 +473,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def print_index_table(report: dict[str, Any]) -> None:
-    print(f"SearchIndex.find in-process: {report['searches']} searches x {report['rounds']} rounds")
+    build = report["build"]
+    print(f"Index of {len(build['languages'])} languages: {', '.join(build['languages'])}")
+    mb = build["memory_mb"]
+    for label, ms in (("wall", build["build_ms"]), ("CPU", build["build_cpu_ms"])):
+        print(
+            f"Build ({label}, best of 3): catalogs read {ms['catalogs']} ms + index "
+            f"{ms['index']} ms (English alone {ms['english']} ms)"
+        )
+    print(f"Memory of the index: {mb['all']} MB (English alone {mb['english']} MB)")
+    print(
+        f"SearchIndex.find in-process, reader {report['language']}: "
+        f"{report['searches']} searches x {report['rounds']} rounds"
+    )
     print(f"{'':<8}{'searches':>9}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for label in ("cpu", "wall"):
         row = report[label]
@@ -366,6 +527,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3, help="measured rounds (3)")
     parser.add_argument("--seconds", type=float, default=60.0, help="stop after (60 s)")
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--language", default=ENGLISH, help="the reader's (--via index)")
+    parser.add_argument("--translations", default=str(TRANSLATIONS), help="catalogs folder")
+    parser.add_argument("--pseudo", action="store_true", help="stand-in catalogs (--via index)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--strict", action="store_true", help="exit 1 if the target is missed")
     args = parser.parse_args(argv)

@@ -14,9 +14,14 @@ from typing import Final
 
 from rapidfuzz import fuzz, process
 
+from companion.cards.words import has_cjk
+
 # Similarity (0-100, rapidfuzz's normalized Indel ratio) a correction needs: one wrong
 # letter in a five-letter word scores 80.
 NAME_CUTOFF: Final[float] = 85.0
+# A Chinese, Japanese or Korean character carries more than a letter: one wrong in a name
+# of four characters (75) is still that name.
+CJK_NAME_CUTOFF: Final[float] = 75.0
 WORD_CUTOFF: Final[float] = 75.0
 # Words shorter than this are left alone: too many words are one letter from them.
 SHORTEST: Final[int] = 4
@@ -28,6 +33,7 @@ class Correction:
 
     folded: str
     shown: str
+    name: bool = False  # the nearest name (else: words replaced one by one)
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +55,13 @@ class Corrector:
         """The nearest name or words to a folded query, or None."""
         squeezed = folded.replace(" ", "")
         if len(squeezed) >= SHORTEST:
+            cutoff = CJK_NAME_CUTOFF if has_cjk(squeezed) else NAME_CUTOFF
             near = process.extractOne(
-                squeezed, self.joined.keys(), scorer=fuzz.ratio, score_cutoff=NAME_CUTOFF
+                squeezed, self.joined.keys(), scorer=fuzz.ratio, score_cutoff=cutoff
             )
             if near is not None:
                 name_folded, shown = self.joined[near[0]]
-                return Correction(name_folded, shown)
+                return Correction(name_folded, shown, name=True)
         fixed = [self._word(w) for w in folded.split()]
         if fixed == folded.split():
             return None

@@ -7,6 +7,15 @@ stripped, casefolded, number words as digits), and the values the filters compar
 `SearchIndex.search(query)` ranks name matches first, then phrase matches in the text,
 then items holding every word; a word matches the start of a word ("infiltrat" finds
 Infiltration), and only when nothing matches that way does it match inside words.
+
+Every language of the app: given the `cards` catalogs (companion/cards/languages.py), each
+item also has its name in every language, and the index has one variant of each item per
+reader's language: its name in that language first, every other language's name beside
+it, and its texts in English and in that language. A name in any language finds the item
+(players mix editions); the reader's own exact name ranks first, then an exact name in
+another language (TIER_NAME_EXACT_OTHER). Chinese, Japanese and Korean text match by runs
+of characters (words.normalize makes each character a word), Polish without its marks
+("zolnierz" finds "żołnierz"), an exact spelling with the marks ranking first.
 """
 
 from __future__ import annotations
@@ -19,7 +28,8 @@ from typing import Final
 from companion.cards.concepts import ConceptDef
 from companion.cards.fuzzy import Corrector
 from companion.cards.index import KIND_NAMES, Entry, concept_entries, entries
-from companion.cards.words import Words
+from companion.cards.languages import ENGLISH, CardLanguages, Gettext
+from companion.cards.words import Words, has_cjk, marked
 from companion.cards.words import normalize as normalize  # re-exported
 from companion.rules.catalog import (
     FACTION_NAMES,
@@ -234,12 +244,31 @@ class Item:
     level: int | None = None
     rival_tech: bool = False
     copies: int = 1
-    more_names: tuple[str, ...] = ()  # other languages, nicknames: folded and padded
+    more_names: tuple[str, ...] = ()  # the reader's nicknames, folded and padded
     place: frozenset[str] = frozenset()  # a space's Faction, icon, "maker", "combat"
+    # The item's names in the other languages (and their nicknames): folded and padded,
+    # and as written (`other_written`, same order).
+    other_names: tuple[str, ...] = ()
+    other_written: tuple[str, ...] = ()
+    language: str = ENGLISH  # the reader's language this variant is for
+    written: str = ""  # the name in that language as written ("" when the English one)
 
     @property
     def names(self) -> tuple[str, ...]:
-        return (self.name, *self.more_names)
+        return (self.name, *self.more_names, *self.other_names)
+
+    @property
+    def own_names(self) -> int:
+        """How many of `names` are the reader's own (the rest: other languages)."""
+        return 1 + len(self.more_names)
+
+    def name_written(self, position: int) -> str:
+        """`names[position]` as written."""
+        if position == 0:
+            return self.written or self.entry.name
+        if position < self.own_names:
+            return self.more_names[position - 1].strip()
+        return self.other_written[position - self.own_names]
 
     @property
     def kind(self) -> str:
@@ -264,6 +293,7 @@ class Query:
     intrigue_type: str | None = None
     level: int | None = None
     rival_tech: bool = False
+    language: str = ENGLISH  # the reader's: its names and texts match, and rank first
 
     @property
     def filtered(self) -> bool:
@@ -288,11 +318,18 @@ class Query:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A matching item, how well it matched (lower is better), and the text that matched."""
+    """A matching item, how well it matched (lower is better), and the text that matched.
+
+    `text.text` is always card_db's English (a message of the `cards` catalogs, shown in
+    the reader's language with companion.web.language.card_text), also when the words
+    matched its translation. `name` is the name the query matched when it is one of
+    another language ("Kartagin" for a Japanese reader), as written; None otherwise.
+    """
 
     item: Item
     tier: int
     text: Text | None
+    name: str | None = None
 
     @property
     def loose(self) -> bool:
@@ -300,14 +337,15 @@ class Hit:
         return self.tier >= TIER_EVERY_WORD
 
 
-TIER_NAME_EXACT: Final[int] = 0
-TIER_KIND: Final[int] = 1  # the items of a kind, or the spaces of a Faction or place, named
-TIER_NAME_START: Final[int] = 2
-TIER_NAME_PHRASE: Final[int] = 3
-TIER_NAME_WORDS: Final[int] = 4
-TIER_TEXT_PHRASE: Final[int] = 5
-TIER_EVERY_WORD: Final[int] = 6
-TIER_INSIDE_WORDS: Final[int] = 7
+TIER_NAME_EXACT: Final[int] = 0  # the name in the reader's language (or a nickname in it)
+TIER_NAME_EXACT_OTHER: Final[int] = 1  # the name in another language
+TIER_KIND: Final[int] = 2  # the items of a kind, or the spaces of a Faction or place, named
+TIER_NAME_START: Final[int] = 3
+TIER_NAME_PHRASE: Final[int] = 4
+TIER_NAME_WORDS: Final[int] = 5
+TIER_TEXT_PHRASE: Final[int] = 6
+TIER_EVERY_WORD: Final[int] = 7
+TIER_INSIDE_WORDS: Final[int] = 8
 # How central a text is to its item: the kind's own facts, then what the card does, then
 # the explanations around it (labels not listed rank last).
 LABEL_RANKS: Final[Mapping[str, int]] = {
@@ -339,9 +377,11 @@ def _number(value: str | None, allowed: tuple[int, ...] | None = None) -> int | 
     return n if n <= MAX_NUMBER else None
 
 
-def parse_query(args: Mapping[str, str]) -> Query:
-    """A Query from request arguments; anything unknown or malformed is simply ignored."""
+def parse_query(args: Mapping[str, str], language: str = ENGLISH) -> Query:
+    """A Query from request arguments; anything unknown or malformed is simply ignored.
+    `language` is the reader's (not an argument: the page's language)."""
     return Query(
+        language=language,
         text=(args.get("q") or "")[:MAX_QUERY],
         set=_choice(args.get("set"), SET_NAMES),
         kind=_choice(args.get("kind"), KIND_NAMES),
@@ -469,13 +509,102 @@ def _place(space: SpaceDef) -> frozenset[str]:
     return frozenset(found | ({"combat"} if space.combat else set()))
 
 
+def _source_texts(entry: Entry) -> list[tuple[str, str]]:
+    """The record's own texts of card_db (messages of the `cards` catalogs), labelled as
+    `_texts` labels them; a name of an ability after its text."""
+    r = entry.record
+    found: list[tuple[str, str]] = []
+    if isinstance(r, CardDef):
+        found += [("Agent", r.agent), ("Reveal", r.reveal), ("Acquire", r.acquire)]
+        found.append(("Rules", r.special))
+    elif isinstance(r, IntrigueDef):
+        found += [("Plot", r.plot), ("Combat", r.combat), ("Endgame", r.endgame)]
+    elif isinstance(r, LeaderDef):
+        found += [("Signet", r.signet_text), ("Signet", r.signet_name)]
+        found += [("Ability", r.ability_text), ("Ability", r.ability_name)]
+        found.append(("As a Rival", r.rival_explanation))
+    elif isinstance(r, TechDef):
+        found += [("Acquire", r.acquire), ("Ability", r.ability), ("Rival", r.rival_rule)]
+    elif isinstance(r, SpaceDef):
+        found.append(("Effects", r.effects))
+    elif isinstance(r, TrackDef):
+        found.append(("Effects", r.effects))
+        found += [(f"Step {s.step}", s.effects) for s in r.steps]
+        found.append(("Rival", r.rival_rule))
+    elif isinstance(r, ConceptDef):
+        found.append(("Rule", r.rule))
+        found += [("Ruling", ruling.text) for ruling in r.rulings]
+    found.append(("Explanation", entry.explanation))
+    return [(label, text) for label, text in found if text]
+
+
+def _local_texts(sources: list[tuple[str, str]], gettext: Gettext, words: Words) -> list[Text]:
+    """The translated texts, folded to match, each keeping its English text to show."""
+    found: list[Text] = []
+    for label, text in sources:
+        local = gettext(text)
+        if local and local != text:
+            found.append(Text(label, text, f" {words.fold(local)} "))
+    return found
+
+
+def _padded(folded: str) -> str:
+    return f" {folded} "
+
+
+# An item's translated names: language -> (folded and padded, as written).
+Translated = Mapping[str, tuple[str, str]]
+
+
+def _variant(
+    base: Item, language: str, written: Translated, local: list[Text], words: Words
+) -> Item:
+    """The item as a reader of `language` searches it: its name in that language (else
+    the English one) and the nicknames words.toml gives in it first, every other name
+    after them, its English texts and those of its language (`local`)."""
+    entry = base.entry
+    name, own_written = written.get(language, (base.name, ""))
+    aliases = entry.record.aliases if isinstance(entry.record, ConceptDef) else ()
+    own = [_padded(n) for n in words.own_names(language, entry.key)]
+    others: list[tuple[str, str]] = []
+    if language == ENGLISH:
+        own += [_padded(words.fold(a)) for a in aliases]
+    else:
+        others.append((base.name, entry.name))
+        others += [(_padded(words.fold(a)), a) for a in aliases]
+    others += [pair for code, pair in written.items() if code != language]
+    for code, table in words.names_by_language.items():
+        if code != language:
+            others += [(_padded(n), n) for n in table.get(entry.key, ())]
+    more = tuple(dict.fromkeys(n for n in own if n != name))
+    seen = {name, *more}
+    other_names: list[str] = []
+    other_written: list[str] = []
+    for folded, shown in others:
+        if folded.strip() and folded not in seen:
+            seen.add(folded)
+            other_names.append(folded)
+            other_written.append(shown)
+    texts = (*base.texts, *local)
+    haystack = _SEP.join([name, *more, *other_names, *(t.folded for t in texts)])
+    return replace(
+        base,
+        name=name,
+        more_names=more,
+        other_names=tuple(other_names),
+        other_written=tuple(other_written),
+        texts=texts,
+        haystack=haystack,
+        language=language,
+        written=own_written,
+    )
+
+
 def _item(entry: Entry, order: int, names: Mapping[str, str], words: Words) -> Item:
+    """The item in English alone (`_variant` adds the names and texts of a language)."""
     texts = _texts(entry, names, words)
     name = f" {words.fold(entry.name)} "
-    aliases = entry.record.aliases if isinstance(entry.record, ConceptDef) else ()
-    more = (*words.names.get(entry.key, ()), *(words.fold(a) for a in aliases))
-    more = tuple(f" {n} " for n in more)
-    haystack = _SEP.join([name, *more, *(t.folded for t in texts)])
+    haystack = _SEP.join([name, *(t.folded for t in texts)])
     r = entry.record
     extra: dict[str, object] = {}
     if isinstance(r, CardDef):
@@ -508,7 +637,6 @@ def _item(entry: Entry, order: int, names: Mapping[str, str], words: Words) -> I
         texts=tuple(texts),
         haystack=haystack,
         summary=_summary(entry, texts),
-        more_names=more,
         **extra,  # type: ignore[arg-type]
     )
 
@@ -569,13 +697,18 @@ def _first_text(item: Item, needles: tuple[str, ...]) -> Text | None:
     return item.summary
 
 
-def _name_tier(names: tuple[str, ...], needles: Needles) -> int | None:
+def _name_tier(item: Item, needles: Needles) -> tuple[int, int] | None:
+    """How well the best of the item's names matches, and its place in `item.names`
+    (the reader's own names first: of two as good, theirs)."""
     phrase = needles.phrase.rstrip()
-    best: int | None = None
-    for name in names:
+    own = item.own_names
+    best: tuple[int, int] | None = None
+    for position, name in enumerate(item.names):
         if name.rstrip() == phrase:
-            return TIER_NAME_EXACT
-        if name.startswith(needles.phrase):
+            if position < own:
+                return TIER_NAME_EXACT, position
+            tier = TIER_NAME_EXACT_OTHER
+        elif name.startswith(needles.phrase):
             tier = TIER_NAME_START
         elif needles.phrase in name:
             tier = TIER_NAME_PHRASE
@@ -583,28 +716,37 @@ def _name_tier(names: tuple[str, ...], needles: Needles) -> int | None:
             tier = TIER_NAME_WORDS
         else:
             continue
-        best = tier if best is None else min(best, tier)
+        if best is None or tier < best[0]:
+            best = (tier, position)
     return best
 
 
-def _tier(item: Item, needles: Needles) -> tuple[int, Text | None] | None:
-    """How the needles match the item's names and texts, if they do."""
-    found = _name_tier(item.names, needles)
+def _tier(item: Item, needles: Needles) -> tuple[int, Text | None, int | None] | None:
+    """How the needles match the item's names and texts, if they do, and which name."""
+    if needles.words and needles.words[0] not in item.haystack:
+        return None  # every way of matching needs the first word (the names are in it)
+    found = _name_tier(item, needles)
     if found is not None:
-        return found, item.summary
+        return found[0], item.summary, found[1]
     if needles.phrase in item.haystack:
-        return TIER_TEXT_PHRASE, _first_text(item, (needles.phrase,))
+        return TIER_TEXT_PHRASE, _first_text(item, (needles.phrase,)), None
     if all(w in item.haystack for w in needles.words):
-        return TIER_EVERY_WORD, _first_text(item, needles.words)
+        return TIER_EVERY_WORD, _first_text(item, needles.words), None
     return None
 
 
-def _centrality(item: Item, tier: int, text: Text | None, needles: Needles) -> tuple[int, int]:
-    """Within a tier: where the words matched (the item's own facts first), then how often."""
-    if tier <= TIER_NAME_WORDS and tier != TIER_KIND:
-        return (0, len(item.name))
+def _centrality(
+    item: Item, text: Text | None, needles: Needles, position: int | None, spelled: str
+) -> tuple[int, int, int]:
+    """Within a tier. A name: the reader's own first, then one spelled as typed with its
+    marks ("Żołnierz" before "Zolnierz" for "żołnierz", after it for "zolnierz"), then the
+    shorter. A text: where the words matched (the item's own facts first), how often."""
+    if position is not None:
+        other = 0 if position < item.own_names else 1
+        as_typed = 0 if spelled in marked(item.name_written(position)) else 1
+        return (other, as_typed, len(item.name))
     rank = LABEL_RANK_LAST if text is None else _rank(text)
-    return (rank, -item.haystack.count(needles.words[0]) if needles.words else 0)
+    return (rank, -item.haystack.count(needles.words[0]) if needles.words else 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -646,17 +788,36 @@ class Found:
     suggestion: str | None = None
 
 
+def _corrector(items: tuple[Item, ...], words: Words) -> Corrector:
+    """The names of every language and the words of one language's variant of the items;
+    a name corrects to the item's name as its reader knows it, or to the other language's
+    name as written."""
+    names: dict[str, str] = {}
+    for item in items:
+        for position, name in enumerate(item.names):
+            own = position < item.own_names
+            names[name.strip()] = item.name_written(0 if own else position)
+    vocabulary = set(words.vocabulary())
+    for item in items:
+        vocabulary.update(item.haystack.split())
+    return Corrector.build(names=names, words=vocabulary)
+
+
 @dataclass(slots=True)
 class SearchIndex:
-    """Every record of a catalog, normalized once, searchable and filterable."""
+    """Every record of a catalog, normalized once, searchable and filterable; one variant
+    of every item per reader's language (English and each of `languages`)."""
 
     catalog: Catalog
     words: Words = field(default_factory=Words)
     concepts: tuple[ConceptDef, ...] = ()
-    items: tuple[Item, ...] = ()
+    languages: CardLanguages = field(default_factory=dict)  # locale -> the cards gettext
+    items: tuple[Item, ...] = ()  # the English variants
     by_key: dict[tuple[str, str], Item] = field(default_factory=dict)
     by_card_id: dict[str, Item] = field(default_factory=dict)
     corrector: Corrector = field(default_factory=Corrector)
+    by_language: dict[str, tuple[Item, ...]] = field(default_factory=dict)
+    correctors: dict[str, Corrector] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         names = {s.id: s.name for s in self.catalog.spaces.values()}
@@ -665,13 +826,41 @@ class SearchIndex:
             [*entries(self.catalog), *concept_entries(self.concepts)],
             key=lambda e: (order[e.kind], normalize(e.name), e.id),
         )
-        self.items = tuple(_item(e, n, names, self.words) for n, e in enumerate(listed))
+        bases = [_item(e, n, names, self.words) for n, e in enumerate(listed)]
+        written: list[Translated] = []
+        for entry in listed:
+            translated = {code: gettext(entry.name) for code, gettext in self.languages.items()}
+            folded = {code: self.words.fold(name) for code, name in translated.items()}
+            written.append(
+                {
+                    code: (_padded(folded[code]), name)
+                    for code, name in translated.items()
+                    if name != entry.name and folded[code]
+                }
+            )
+        sources = [_source_texts(e) for e in listed]
+        for language in (ENGLISH, *self.languages):
+            gettext = self.languages.get(language)
+            variants = tuple(
+                _variant(
+                    base,
+                    language,
+                    names_written,
+                    _local_texts(texts, gettext, self.words) if gettext else [],
+                    self.words,
+                )
+                for base, names_written, texts in zip(bases, written, sources, strict=True)
+            )
+            self.by_language[language] = variants
+            self.correctors[language] = _corrector(variants, self.words)
+        self.items = self.by_language[ENGLISH]
+        self.corrector = self.correctors[ENGLISH]
         self.by_key = {(i.kind, i.id): i for i in self.items}
         self.by_card_id = {i.id: i for i in self.items if i.kind in CARD_NAMESPACE}
-        self.corrector = Corrector.build(
-            names={n.strip(): i.entry.name for i in self.items for n in i.names},
-            words=[*self.words.vocabulary(), *(w for i in self.items for w in i.haystack.split())],
-        )
+
+    def items_for(self, language: str) -> tuple[Item, ...]:
+        """The items as a reader of `language` searches them (English when unknown)."""
+        return self.by_language.get(language, self.items)
 
     def get(self, kind: str, item_id: str) -> Item | None:
         """The item of this kind and id, or None."""
@@ -679,29 +868,32 @@ class SearchIndex:
 
     def search(self, query: Query) -> list[Hit]:
         """Items passing the filters and matching the words, best first."""
-        candidates = [i for i in self.items if _passes(i, query)]
+        candidates = [i for i in self.items_for(query.language) if _passes(i, query)]
         folded = self.words.fold(query.text)
         if not folded:
             return [Hit(i, TIER_NAME_EXACT, i.summary) for i in candidates]
         needles = Needles.of(folded)
         named = _named(self.words, folded)
-        ranked: list[tuple[int, tuple[int, int], int, Hit]] = []
+        spelled = marked(query.text)
+        ranked: list[tuple[int, tuple[int, int, int], int, Hit]] = []
         for item in candidates:
             found = _tier(item, needles)
             if named.covers(item) and (found is None or found[0] > TIER_KIND):
                 text = _first_text(item, named.rest.words) if named.rest else item.summary
-                found = (TIER_KIND, text)
+                found = (TIER_KIND, text, None)
             if found is not None:
-                tier, text = found
-                centrality = _centrality(item, tier, text, named.rest or needles)
-                ranked.append((tier, centrality, item.order, Hit(item, tier, text)))
+                tier, text, position = found
+                centrality = _centrality(item, text, named.rest or needles, position, spelled)
+                other = position is not None and position >= item.own_names
+                name = item.name_written(position) if other and position is not None else None
+                ranked.append((tier, centrality, item.order, Hit(item, tier, text, name)))
         if not ranked:
             # Nothing starts a word with what was typed: look inside words ("ater").
             for item in candidates:
                 if all(w in item.haystack for w in needles.inner):
                     text = _first_text(item, needles.inner)
                     hit = Hit(item, TIER_INSIDE_WORDS, text)
-                    ranked.append((TIER_INSIDE_WORDS, (0, 0), item.order, hit))
+                    ranked.append((TIER_INSIDE_WORDS, (0, 0, 0), item.order, hit))
         ranked.sort(key=lambda r: r[:3])
         return [r[3] for r in ranked]
 
@@ -709,10 +901,15 @@ class SearchIndex:
         """`search`, forgiving typos: when nothing matches the start of a word, the words
         are corrected to the nearest names and words of the catalog ("did you mean")."""
         hits = self.search(query)
-        if any(h.tier < TIER_INSIDE_WORDS for h in hits):
+        folded = self.words.fold(query.text)
+        # CJK: every character is a word, so scattered characters of long texts match
+        # loosely almost any query; a name one character off is the better answer.
+        loose = has_cjk(folded) and all(h.tier >= TIER_EVERY_WORD for h in hits)
+        if any(h.tier < TIER_INSIDE_WORDS for h in hits) and not loose:
             return Found(hits)
-        corrected = self.corrector.correct(self.words.fold(query.text))
-        if corrected is None:
+        corrector = self.correctors.get(query.language, self.corrector)
+        corrected = corrector.correct(folded)
+        if corrected is None or (loose and hits and not corrected.name):
             return Found(hits)
         better = self.search(replace(query, text=corrected.folded))
         if not better:

@@ -25,6 +25,31 @@ WORDS_FILE: Final[str] = "words.toml"
 # Places that are not an Agent icon: the spaces with a Maker icon, the Combat spaces.
 PLACE_FLAGS: Final[tuple[str, ...]] = ("maker", "combat")
 LANGUAGE_KEYS: Final[frozenset[str]] = frozenset({"aliases", "kinds", "places", "names"})
+# The glossaries of the game's terms per language (card_db/i18n/glossary.<locale>.toml,
+# taken from the localized rulebooks): the terms that name a kind of item or a place are
+# search words too, as words.toml's `kinds` and `places` ("指揮官" lists the leaders).
+GLOSSARY_PATTERN: Final[str] = "i18n/glossary.*.toml"
+GLOSSARY_KINDS: Final[Mapping[str, str]] = {
+    "leader": "leader",
+    "conflict": "conflict",
+    "intrigue": "intrigue",
+    "imperium_card": "imperium",
+    "reserve": "reserve",
+    "tech": "tech",
+    "tech_tile": "tech",
+    "house_hagal": "hagal",
+    "rival": "hagal",
+}
+GLOSSARY_PLACES: Final[Mapping[str, str]] = {
+    "emperor": "emperor",
+    "spacing_guild": "spacing_guild",
+    "bene_gesserit": "bene_gesserit",
+    "fremen": "fremen",
+    "landsraad": "landsraad",
+    "choam": "spice_trade",
+    "city": "city",
+    "maker": "maker",
+}
 
 
 _NUMBER_WORDS: Final[Mapping[str, str]] = {
@@ -33,11 +58,27 @@ _NUMBER_WORDS: Final[Mapping[str, str]] = {
         ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
     )
 }
+# Apostrophes dropped, and Polish ł read as l (NFKD leaves ł whole: no mark to drop).
+_FOLD: Final = str.maketrans({"'": None, "\u2019": None, "\u02bc": None, "\u0142": "l"})
 _APOSTROPHES: Final = str.maketrans("", "", "'\u2019\u02bc")
-_WORD: Final = re.compile(r"[^\W_]+")
-# Han, kana and compatibility ideographs: languages written without spaces. Each character
-# becomes a word of its own, so any run of characters matches as a phrase (n-grams).
-_CJK: Final = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff])")
+# The marks NFKD splits off a letter, to drop; but the voicing marks of kana stay: カ and ガ
+# are different sounds, not one letter marked. (Marks beyond the BMP: `_strip_marks`.)
+_KANA_MARKS: Final[frozenset[str]] = frozenset("\u3099\u309a")
+_MARKS: Final = {
+    code: None
+    for code in range(0x300, 0x10000)
+    if unicodedata.combining(chr(code)) and chr(code) not in _KANA_MARKS
+}
+# Han, kana, Hangul syllables and compatibility ideographs: each character becomes a word
+# of its own, so any run of characters matches as a phrase (n-grams) whether or not the
+# text puts spaces between words (Chinese and Japanese never do, Korean not always alike:
+# "성간 거래", "성간거래"). The kana middle dot (・) separates like any punctuation.
+_CJK_RANGES: Final = (
+    r"\u3040-\u30fa\u30fc-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+)
+_CJK: Final = re.compile(f"[{_CJK_RANGES}]")
+# A word: one CJK character, or a run of other letters and digits.
+_TOKEN: Final = re.compile(f"[{_CJK_RANGES}]|[^\\W_{_CJK_RANGES}]+")
 # Roman numerals as whole words ("Conflict III"); a lone "i" only after conflict or level.
 _ROMAN_AFTER: Final = re.compile(r"\b(conflict|conflicts|level) (i{1,3})\b")
 _ROMAN: Final[Mapping[str, str]] = {"i": "1", "ii": "2", "iii": "3"}
@@ -55,13 +96,41 @@ def normalize(text: str) -> str:
     'conflict 1 then conflict 3'
     >>> normalize("香料必须流动")
     '香 料 必 须 流 动'
+    >>> normalize("Żołnierze, ŁĄKA")
+    'zolnierze laka'
+    >>> normalize("ポール・アトレイデ"), normalize("ｶﾞ"), normalize("성간 거래")
+    ('ポ ー ル ア ト レ イ デ', 'ガ', '성 간 거 래')
     """
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    spaced = _CJK.sub(r" \1 ", plain.casefold().translate(_APOSTROPHES))
-    words = [_NUMBER_WORDS.get(w, w) for w in _WORD.findall(spaced)]
+    plain = text.casefold() if text.isascii() else _strip_marks(text)
+    words = [_NUMBER_WORDS.get(w, w) for w in _TOKEN.findall(plain.translate(_FOLD))]
     folded = _ROMAN_AFTER.sub(lambda m: f"{m[1]} {_ROMAN[m[2]]}", " ".join(words))
     return " ".join(w if w not in ("ii", "iii") else _ROMAN[w] for w in folded.split())
+
+
+def has_cjk(text: str) -> bool:
+    """True when the text holds a character of a language written without spaces (each
+    such character is a word of its own for the search)."""
+    return _CJK.search(text) is not None
+
+
+def _strip_marks(text: str) -> str:
+    """NFKD, the marks dropped (not kana voicing), recomposed (NFC), casefolded."""
+    decomposed = unicodedata.normalize("NFKD", text).translate(_MARKS)
+    if max(decomposed, default="") > "\uffff":
+        kept = (ch for ch in decomposed if ch in _KANA_MARKS or not unicodedata.combining(ch))
+        decomposed = "".join(kept)
+    return unicodedata.normalize("NFC", decomposed).casefold()
+
+
+def marked(text: str) -> str:
+    """Text folded as `normalize` does but with its letters' marks kept, to tell an exact
+    spelling ("Żołnierz") from one typed without them ("zolnierz").
+
+    >>> marked("Żołnierz Sardaukarów"), marked("ŁĄKA")
+    ('żołnierz sardaukarów', 'łąka')
+    """
+    plain = unicodedata.normalize("NFC", text).casefold().translate(_APOSTROPHES)
+    return " ".join(_TOKEN.findall(plain))
 
 
 _normalize = normalize
@@ -75,6 +144,12 @@ class Words:
     kinds: tuple[tuple[str, str], ...] = ()  # (folded words, kind), longest words first
     places: tuple[tuple[str, str], ...] = ()  # (folded words, place), longest words first
     names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:id" -> names
+    # The same names by the language whose table gives them: a reader's own come first.
+    names_by_language: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def own_names(self, language: str, key: str) -> tuple[str, ...]:
+        """The more names of item `key` (folded) that words.toml gives in `language`."""
+        return self.names_by_language.get(language, {}).get(key, ())
 
     def fold(self, text: str) -> str:
         """`normalize`, then each alias (a whole word) written out in full.
@@ -132,7 +207,8 @@ def words_from(data: Mapping[str, object]) -> Words:
     kinds: list[tuple[str, str]] = []
     places: list[tuple[str, str]] = []
     names: dict[str, list[str]] = {}
-    for language in data.values():
+    by_language: dict[str, dict[str, tuple[str, ...]]] = {}
+    for code, language in data.items():
         if not isinstance(language, Mapping):
             continue
         for short, full in _table(language, "aliases").items():
@@ -143,13 +219,16 @@ def words_from(data: Mapping[str, object]) -> Words:
         for place, said in _table(language, "places").items():
             places += [(_normalize(s), place) for s in _strings(said)]
         for key, more in _table(language, "names").items():
-            names.setdefault(key, []).extend(_normalize(s) for s in _strings(more))
+            folded = tuple(_normalize(s) for s in _strings(more))
+            names.setdefault(key, []).extend(folded)
+            by_language.setdefault(code, {})[key] = folded
     by_length = lambda pair: (-len(pair[0]), pair[0])  # noqa: E731
     return Words(
         aliases=aliases,
         kinds=tuple(sorted(kinds, key=by_length)),
         places=tuple(sorted(places, key=by_length)),
         names={key: tuple(found) for key, found in names.items()},
+        names_by_language=by_language,
     )
 
 
@@ -161,9 +240,39 @@ def _read(root: Path) -> dict[str, object]:
         return tomllib.load(handle)
 
 
+def glossary_words(root: Path) -> dict[str, dict[str, dict[str, list[str]]]]:
+    """The glossaries' terms for kinds and places, in words.toml's shape:
+    {locale: {"kinds": {kind: [term]}, "places": {place: [term]}}}."""
+    found: dict[str, dict[str, dict[str, list[str]]]] = {}
+    for path in sorted(root.glob(GLOSSARY_PATTERN)):
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        terms = data.get("term", [])
+        language = found.setdefault(path.stem.removeprefix("glossary."), {})
+        for term in terms if isinstance(terms, list) else []:
+            key, text = term.get("key"), term.get("text")
+            if not isinstance(text, str) or not text.strip():
+                continue
+            for table, names in (("kinds", GLOSSARY_KINDS), ("places", GLOSSARY_PLACES)):
+                if key in names:
+                    language.setdefault(table, {}).setdefault(names[key], []).append(text)
+    return found
+
+
 def load_words(root: Path) -> Words:
-    """The words of `root/words.toml` (none when the file is missing)."""
-    return words_from(_read(root))
+    """The words of `root/words.toml` (none when the file is missing), with the kinds and
+    places the glossaries name in each language."""
+    data: dict[str, object] = dict(_read(root))
+    for code, tables in glossary_words(root).items():
+        given = data.get(code)
+        language: dict[str, object] = dict(given) if isinstance(given, Mapping) else {}
+        for table, terms in tables.items():
+            merged = {key: list(_strings(v)) for key, v in _table(language, table).items()}
+            for key, said in terms.items():
+                merged[key] = [*merged.get(key, []), *said]
+            language[table] = merged
+        data[code] = language
+    return words_from(data)
 
 
 def problems(root: Path, catalog: Catalog) -> list[str]:

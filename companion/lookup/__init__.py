@@ -18,6 +18,8 @@ from typing import Final
 from companion.cards import load_catalog
 from companion.cards.concepts import load_concepts
 from companion.cards.index import KIND_NAMES
+from companion.cards.languages import TRANSLATIONS, load_card_languages
+from companion.cards.languages import stamp as languages_stamp
 from companion.cards.search import (
     PLAYERS_NAMES,
     ROMAN,
@@ -87,21 +89,24 @@ _LOADED: dict[str, tuple[tuple[int, ...], Lookup]] = {}
 _LOCK = threading.Lock()
 
 
-def _stamp(root: Path) -> tuple[int, ...]:
-    return tuple(p.stat().st_mtime_ns for p in sorted(root.rglob("*.toml")))
+def _stamp(root: Path, translations: Path) -> tuple[int, ...]:
+    found = tuple(p.stat().st_mtime_ns for p in sorted(root.rglob("*.toml")))
+    return found + languages_stamp(translations)
 
 
-def load_lookup(root: Path) -> Lookup:
-    """The lookup for this card_db folder, shared by every app of the process until a
-    file changes (tests build many apps)."""
-    key = str(root.resolve())
-    stamp = _stamp(root)
+def load_lookup(root: Path, translations: Path = TRANSLATIONS) -> Lookup:
+    """The lookup for this card_db folder, its search in every language whose `cards`
+    catalog is under `translations`, shared by every app of the process until a file
+    changes (tests build many apps)."""
+    key = f"{root.resolve()} {translations.resolve()}"
+    stamp = _stamp(root, translations)
     with _LOCK:
         found = _LOADED.get(key)
         if found is not None and found[0] == stamp:
             return found[1]
     catalog = load_catalog(root, SETS)
-    index = SearchIndex(catalog, load_words(root), load_concepts(root))
+    languages = load_card_languages(translations)
+    index = SearchIndex(catalog, load_words(root), load_concepts(root), languages)
     lookup = Lookup(index, load_rulings(root, catalog))
     with _LOCK:
         _LOADED[key] = (stamp, lookup)

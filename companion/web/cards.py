@@ -48,6 +48,7 @@ from companion.cards.search import (
 from companion.lookup import Lookup, detail, load_lookup
 from companion.lookup.amounts import amounts
 from companion.rules.catalog import FACTION_NAMES
+from companion.web import language
 from companion.web.htmx import error_answer, is_htmx
 
 bp = Blueprint("cards", __name__)
@@ -113,7 +114,7 @@ def _not_found(message: str) -> ResponseReturnValue:
 
 @bp.get("/cards")
 def index() -> ResponseReturnValue:
-    query = parse_query(request.args)
+    query = parse_query(request.args, language.current().code)
     found = lookup().index.find(query)
     hits = found.hits
     show_all = request.args.get("all") == "1"
