@@ -21,13 +21,13 @@ from companion.web.htmx import add_vary, error_answer, is_htmx
 def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
     app.wsgi_app = RefuseBadHosts(app.wsgi_app)  # type: ignore[method-assign]
+    language.install(app)  # compiles the catalogs the search index (games.install) reads
     app.register_blueprint(games.bp)
     games.install(app)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)
     app.register_blueprint(history.bp)
     app.cli.add_command(stats_cli)
-    language.install(app)
     app.after_request(add_vary)
     app.after_request(_security_headers)
     assets.install(app)  # compression, static URLs with versions, the manifest
