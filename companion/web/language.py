@@ -20,6 +20,7 @@ from flask.typing import ResponseReturnValue
 from flask_babel import Domain, get_babel, get_locale, get_translations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 
 from companion.cards import i18n as card_i18n
 from companion.rules.actions import IllegalAction
@@ -136,7 +137,7 @@ def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
     if not isinstance(text, Message):
         return text
     find = lookup or page_translations().ugettext
-    values = {k: shown_value(v, find) for k, v in text.values.items()}
+    values = {k: shown_value(v, find, k) for k, v in text.values.items()}
     wording: str = find(text.template)
     try:
         return wording % values if values else wording
@@ -144,13 +145,40 @@ def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
         return text
 
 
-def shown_value(value: object, find: Callable[[str], str]) -> object:
-    """A Message's value as shown: a word of the engine or a seat's default name translated."""
+# The values of engine Messages that hold names of card_db (companion/rules/text.py's
+# `space`, `card`, `tile`... and the lists of them), shown through the `cards` catalog; a
+# house's name (`house`, `first`, `visitor`...) is the players' own and never is.
+CARD_VALUES = frozenset({"space", "spaces", "card", "cards", "tile", "leader", "conflict"})
+
+
+def shown_value(value: object, find: Callable[[str], str], key: str = "") -> object:
+    """A Message's value as shown: a word of the engine or a seat's default name translated,
+    a name of card_db (a value under one of CARD_VALUES) in the reader's language."""
     if isinstance(value, Message):
-        return translated(value, find)
+        return _translated_names(value, find) if key in CARD_VALUES else translated(value, find)
+    if isinstance(value, str) and key in CARD_VALUES:
+        return card_text(value)
     if isinstance(value, str) and value in DEFAULT_HOUSE_NAMES:
         return find(value)
     return value
+
+
+def _translated_names(text: Message, find: Callable[[str], str]) -> str:
+    """A list of card_db names ("Arrakeen, Carthag and Imperial Basin", a joined Message):
+    its wording translated and each name through the `cards` catalog."""
+    values: dict[str, object] = {}
+    for k, v in text.values.items():
+        if isinstance(v, Message):
+            values[k] = _translated_names(v, find)
+        else:
+            values[k] = card_text(v) if isinstance(v, str) else v
+    wording: str = find(text.template)
+    if not values:
+        return wording
+    try:
+        return wording % values
+    except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder
+        return text
 
 
 def _local_path(target: str | None) -> str:
@@ -220,6 +248,8 @@ def install(app: Flask) -> None:
     app.add_template_filter(house_name)
     app.add_template_filter(translated)
     app.add_template_filter(card_text)
+    app.add_template_filter(card_name)
+    app.add_template_filter(shown_text)
 
 
 def card_text(text: str) -> str:
@@ -233,6 +263,24 @@ def card_text(text: str) -> str:
             g.card_translations = translations
     found: str = translations.ugettext(text)
     return found
+
+
+def shown_text(text: str) -> str:
+    """A text of the rules lookup in the reader's language: the app's own words come as
+    engine Messages (companion/lookup, companion/cards/search.py), anything else is a text
+    of card_db (a name, an effect, a ruling, a citation)."""
+    return translated(text) if isinstance(text, Message) else card_text(text)
+
+
+def card_name(name: str, english: bool = True) -> Markup:
+    """A name of card_db (a card, space, leader, Conflict, Tech tile...) as a list, heading
+    or dialog shows it: in the reader's language, with the English name beside it in small
+    type when the two differ (players mix editions at the table). `english=False` leaves
+    the English out, where the layout has no room for it (the board's spaces)."""
+    shown = card_text(name)
+    if not english or shown == name:
+        return Markup(escape(shown))
+    return Markup('{} <span class="en-name" lang="en">{}</span>').format(shown, name)
 
 
 def page_translations() -> NullTranslations:
