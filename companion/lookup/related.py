@@ -57,7 +57,14 @@ def _space_link(catalog: Catalog, space_id: str | None, note: str = "") -> Link 
 
 def _group(title: str, links: Iterable[Link | None], note: str = "") -> Related | None:
     found = tuple(link for link in links if link is not None)
-    return Related(Message(title), found, Message(note) if note else "") if found else None
+    if not found:
+        return None
+    return Related(_message(title), found, _message(note) if note else "")
+
+
+def _message(text: str) -> str:
+    """`text` as a Message (marked with N_ where it is written), unless it is one already."""
+    return text if isinstance(text, Message) else Message(text)
 
 
 def _players_note(card: HagalCardDef) -> str:

@@ -15,7 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.support import NullTranslations
-from flask import Blueprint, Flask, Response, g, has_request_context, redirect, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    g,
+    has_app_context,
+    has_request_context,
+    redirect,
+    request,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import Domain, get_babel, get_locale, get_translations
 from flask_babel import gettext as _
@@ -27,8 +37,9 @@ from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Message
 from companion.web.htmx import error_answer
 
-# The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py).
-CARD_WORDS = Domain(domain=card_i18n.DOMAIN)
+# The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py),
+# through a Domain per app (app.extensions), as a Domain keeps the catalogs it has read.
+CARD_WORDS = "card_words"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # browsers keep a cookie at most 400 days
 DEFAULT = "en"
@@ -146,9 +157,12 @@ def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
 
 
 # The values of engine Messages that hold names of card_db (companion/rules/text.py's
-# `space`, `card`, `tile`... and the lists of them), shown through the `cards` catalog; a
-# house's name (`house`, `first`, `visitor`...) is the players' own and never is.
-CARD_VALUES = frozenset({"space", "spaces", "card", "cards", "tile", "leader", "conflict"})
+# `space`, `card`, `tile`..., the lists of them, and a game title's Rival leaders), shown
+# through the `cards` catalog; a house's name (`house`, `first`, `players`...) is the
+# players' own and never is.
+CARD_VALUES = frozenset(
+    {"space", "spaces", "card", "cards", "tile", "leader", "conflict", "rivals"}
+)
 
 
 def shown_value(value: object, find: Callable[[str], str], key: str = "") -> object:
@@ -233,6 +247,7 @@ def install(app: Flask) -> None:
     except OSError as exc:  # a read-only install: the .mo files made at build time serve
         log.warning("could not compile the translations: %s", exc)
     get_babel(app).locale_selector = select_locale
+    app.extensions[CARD_WORDS] = Domain(domain=card_i18n.DOMAIN)
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda text: page_translations().ugettext(text),
         ngettext=lambda text, plural, n: page_translations().ungettext(text, plural, n),
@@ -258,7 +273,10 @@ def card_text(text: str) -> str:
         return text
     translations = g.get("card_translations") if has_request_context() else None
     if not isinstance(translations, NullTranslations):
-        translations = CARD_WORDS.get_translations()
+        domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
+        if not isinstance(domain, Domain):
+            return text  # outside an app, or an app without languages: the English
+        translations = domain.get_translations()
         if has_request_context():
             g.card_translations = translations
     found: str = translations.ugettext(text)
