@@ -165,6 +165,10 @@ CARD_VALUES = frozenset(
 )
 
 
+# The resource a Rival exchanged for VP (a log line's `resource`), stored as its id.
+RESOURCE_WORDS = {"solari": _l("Solari"), "spice": _l("spice"), "water": _l("water")}
+
+
 def shown_value(value: object, find: Callable[[str], str], key: str = "") -> object:
     """A Message's value as shown: a word of the engine or a seat's default name translated,
     a name of card_db (a value under one of CARD_VALUES) in the reader's language."""
@@ -172,6 +176,8 @@ def shown_value(value: object, find: Callable[[str], str], key: str = "") -> obj
         return _translated_names(value, find) if key in CARD_VALUES else translated(value, find)
     if isinstance(value, str) and key in CARD_VALUES:
         return card_text(value)
+    if isinstance(value, str) and key == "resource" and value in RESOURCE_WORDS:
+        return shown_label(RESOURCE_WORDS, value)
     if isinstance(value, str) and value in DEFAULT_HOUSE_NAMES:
         return find(value)
     return value

@@ -30,7 +30,7 @@ from companion.cards.index import KIND_NAMES
 from companion.db import db
 from companion.web import games as games_module
 from companion.web.language import LANGUAGES, TRANSLATIONS
-from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM
+from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM, GameActions
 
 PSEUDO = "eo"  # any locale Babel knows and the app has no catalog for
 OPEN, CLOSE = "⟦", "⟧"
@@ -118,7 +118,9 @@ def english_left(html: str) -> set[str]:
     html = EN_NAME.sub(" ", html)
     text = unescape(re.sub(r"(?s)<script.*?</script>|<style.*?</style>|<[^>]+>", " ", html))
     text = re.sub(r"https?://\S+", " ", text)  # an address (the home page's LAN one) is no word
-    return set(re.findall(r"[A-Za-z][A-Za-z'\u2019-]{2,}", text))
+    # A name before a pseudo-translated "'s" keeps its apostrophe (Ann's, s full width).
+    words = re.findall(r"[A-Za-z][A-Za-z'\u2019-]{2,}", text)
+    return {w.rstrip("'\u2019-") for w in words}
 
 
 def test_the_game_pages_pass_every_word_through_gettext(pseudo_client: FlaskClient) -> None:
@@ -134,14 +136,20 @@ def test_the_game_pages_pass_every_word_through_gettext(pseudo_client: FlaskClie
 def test_the_other_pages_of_a_game_pass_every_word_through_gettext(
     pseudo_client: FlaskClient,
 ) -> None:
-    """A two-player game's screens, the Fix, delete and purchase pages, history, statistics
-    and the scan page."""
+    """A two-player game's screens, the Fix, delete and purchase pages (a search, a card
+    bought: the table's drawer of cards bought), history, statistics and the scan page."""
     solo = pseudo_client.post("/games", data=SOLO_FORM).headers["Location"].removesuffix("/setup")
     created = pseudo_client.post("/games", data=TWO_PLAYER_FORM)
     game = created.headers["Location"].removesuffix("/setup")
+    actions = GameActions(pseudo_client.application, pseudo_client)
+    solo_id = int(solo.rsplit("/", 1)[-1])
+    fields = {"version": actions.version(solo_id), "house": "p1", "card": "carryall", "copy": 1}
+    assert pseudo_client.post(f"{solo}/buy", data=fields).status_code == 303
+    assert 'id="purchases"' in pseudo_client.get(solo).get_data(as_text=True)
     allowed = proper_names(pseudo_client.application) | LATER
     pages = (game, f"{game}/live", f"{game}/fix", f"{solo}/fix", f"{solo}/delete", f"{solo}/buy")
-    for url in (*pages, "/history", "/stats", "/scan"):
+    bought = (solo, f"{solo}/buy?q=carry", f"{solo}/buy?bought=carryall/1")
+    for url in (*pages, *bought, "/history", "/stats", "/scan"):
         answer = pseudo_client.get(url)
         assert answer.status_code == 200, url
         left = english_left(answer.get_data(as_text=True)) - allowed
@@ -213,3 +221,53 @@ def test_the_english_beside_a_card_is_the_only_card_name_left(pseudo_client: Fla
     html = pseudo_client.get("/cards/space/arrakeen").get_data(as_text=True)
     assert '<span class="en-name" lang="en">Arrakeen</span>' in html
     assert "Arrakeen" in english_left(html.replace('class="en-name"', 'class="other"'))
+
+
+# The actions a table plays, in the order a test picks them: answer the question, send an
+# Agent, reveal; whatever else the engine offers (corrections) is left alone.
+PLAYED = ("Choose", "PlaceAgent", "Reveal")
+
+
+def _played_pages(actions: GameActions, game_id: int, steps: int) -> Iterator[str]:
+    """The table screen after each of `steps` actions the rules allow, picked by PLAYED."""
+    for _step in range(steps):
+        legal = actions.legal(game_id)
+        picks = [a for kind in PLAYED for a in legal if type(a).__name__ == kind]
+        if not picks:
+            return
+        actions.do(game_id, picks[0])
+        yield actions.page(game_id)
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        {**SOLO_FORM, "expansion": "ix", "epic": "on"},
+        {**TWO_PLAYER_FORM, "expansion": "ix"},
+        SOLO_FORM,
+    ],
+    ids=["solo-ix-epic", "2p-ix", "solo-base"],
+)
+def test_a_played_game_passes_every_word_through_gettext(
+    pseudo_client: FlaskClient, form: dict[str, str]
+) -> None:
+    """Rounds played on the table screen (45 actions, or until only other actions are left):
+    Rival turns with their House Hagal cards, the log, questions, Combat, the round-end card,
+    Tech tiles; then the live view and a round's card."""
+    app = pseudo_client.application
+    actions = GameActions(app, pseudo_client)
+    created = pseudo_client.post("/games", data=form)
+    game_id = int(created.headers["Location"].split("/")[-2])
+    allowed = proper_names(app) | LATER
+    shown = 0
+    for number, html in enumerate(_played_pages(actions, game_id, 45)):
+        left = english_left(html) - allowed
+        assert (number, sorted(left)) == (number, [])
+        shown += 1
+    state = actions.state(game_id)
+    assert shown > 30 and state.round >= 2  # a whole round played, its card shown
+    for url in (f"/games/{game_id}/live", f"/games/{game_id}/rounds/1"):
+        answer = pseudo_client.get(url)
+        assert answer.status_code == 200, url
+        left = english_left(answer.get_data(as_text=True)) - allowed
+        assert (url, sorted(left)) == (url, [])
