@@ -24,7 +24,7 @@ from companion.rules.state import DIFFICULTIES
 from companion.stats import aggregate, bgstats, simulated, store, transfer
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
-from companion.web.language import card_name, card_text
+from companion.web.language import card_name, card_text, house_name
 from companion.web.present.panels import VP_SOURCES
 
 bp = Blueprint("history", __name__)
@@ -189,9 +189,9 @@ def summary(game_id: int) -> ResponseReturnValue:
     if record is None:
         return render_template("history/unfinished.html", game_id=game_id), 404
     scoring = [h for h in _standings(record) if h["kind"] != "hagal"]
-    vp_chart = line_chart([(h["name"], h["color"], h["vp_by_round"]) for h in scoring])
+    vp_chart = line_chart([(house_name(h["name"]), h["color"], h["vp_by_round"]) for h in scoring])
     influence_chart = line_chart(
-        [(h["name"], h["color"], h["influence_by_round"]) for h in _standings(record)]
+        [(house_name(h["name"]), h["color"], h["influence_by_round"]) for h in _standings(record)]
     )
     cards = catalog().cards
     conflicts = catalog().conflicts

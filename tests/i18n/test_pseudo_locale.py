@@ -43,7 +43,7 @@ TYPED = {"arakeen", "water", "solari"}
 EN_NAME = re.compile(r'(?s)<span class="en-name" lang="en">.*?</span>')
 
 
-PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[a-z%]")
+PLACEHOLDER = re.compile(r"%(?:\([^)]*\))?[-+ #0]*\d*(?:\.\d+)?[a-zA-Z%]")
 
 
 def pseudo(text: str) -> str:
@@ -253,7 +253,7 @@ def test_a_played_game_passes_every_word_through_gettext(
 ) -> None:
     """Rounds played on the table screen (45 actions, or until only other actions are left):
     Rival turns with their House Hagal cards, the log, questions, Combat, the round-end card,
-    Tech tiles; then the live view and a round's card."""
+    Tech tiles, the end; then the live view, a round's card and a finished game's record."""
     app = pseudo_client.application
     actions = GameActions(app, pseudo_client)
     created = pseudo_client.post("/games", data=form)
@@ -266,7 +266,10 @@ def test_a_played_game_passes_every_word_through_gettext(
         shown += 1
     state = actions.state(game_id)
     assert shown > 30 and state.round >= 2  # a whole round played, its card shown
-    for url in (f"/games/{game_id}/live", f"/games/{game_id}/rounds/1"):
+    urls = [f"/games/{game_id}/live", f"/games/{game_id}/rounds/1"]
+    if state.phase == "ended":  # its record: leaders, Conflicts won, cards bought
+        urls += ["/history", f"/games/{game_id}/summary", "/stats"]
+    for url in urls:
         answer = pseudo_client.get(url)
         assert answer.status_code == 200, url
         left = english_left(answer.get_data(as_text=True)) - allowed
