@@ -277,16 +277,26 @@ def card_text(text: str) -> str:
     """A text of card_db (a name, an effect, a ruling) in the reader's language."""
     if not text:
         return text
-    translations = g.get("card_translations") if has_request_context() else None
-    if not isinstance(translations, NullTranslations):
-        domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
-        if not isinstance(domain, Domain):
-            return text  # outside an app, or an app without languages: the English
-        translations = domain.get_translations()
-        if has_request_context():
-            g.card_translations = translations
-    found: str = translations.ugettext(text)
-    return found
+    try:
+        find: Callable[[str], str] = g.card_find  # looked up once per request
+    except (AttributeError, RuntimeError):  # the request's first, or outside a request
+        find = _card_find()
+    return find(text)
+
+
+def _card_find() -> Callable[[str], str]:
+    """The `cards` catalog's gettext for this request (kept in `g`), or the English."""
+    domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
+    if not isinstance(domain, Domain):
+        return _as_is  # outside an app, or an app without languages
+    find: Callable[[str], str] = domain.get_translations().ugettext
+    if has_request_context():
+        g.card_find = find
+    return find
+
+
+def _as_is(text: str) -> str:
+    return text
 
 
 def shown_text(text: str) -> str:

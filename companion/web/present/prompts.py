@@ -3,7 +3,7 @@ each giving the question and a label per answer."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 from flask_babel import LazyString
 from flask_babel import gettext as _
@@ -21,10 +21,26 @@ Labels = list[tuple[str, str]]
 Wording = tuple[str, Labels]
 
 
+class SpaceNames(Mapping[str, str]):
+    """The board spaces' names in the reader's language, each looked up when asked for (a
+    reward names one space at most)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.spaces = state.catalog.spaces
+
+    def __getitem__(self, space_id: str) -> str:
+        return card_text(self.spaces[space_id].name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.spaces)
+
+    def __len__(self) -> int:
+        return len(self.spaces)
+
+
 def reward_text(reward: Reward, state: GameState) -> str:
     """A reward in words, in the reader's language."""
-    spaces = state.catalog.spaces.items()
-    return reward_words(reward, {s: card_text(space.name) for s, space in spaces})
+    return reward_words(reward, SpaceNames(state))
 
 
 def prompt_view(state: GameState) -> PromptView | None:
