@@ -253,7 +253,8 @@ def test_a_played_game_passes_every_word_through_gettext(
 ) -> None:
     """Rounds played on the table screen (45 actions, or until only other actions are left):
     Rival turns with their House Hagal cards, the log, questions, Combat, the round-end card,
-    Tech tiles, the end; then the live view, a round's card and a finished game's record."""
+    Tech tiles, the end; Undo's list of board changes; then the live view, a round's card
+    and a finished game's record."""
     app = pseudo_client.application
     actions = GameActions(app, pseudo_client)
     created = pseudo_client.post("/games", data=form)
@@ -274,3 +275,7 @@ def test_a_played_game_passes_every_word_through_gettext(
         assert answer.status_code == 200, url
         left = english_left(answer.get_data(as_text=True)) - allowed
         assert (url, sorted(left)) == (url, [])
+    undone = actions.undo(game_id, htmx=True)  # what to put back on the board, in words
+    assert undone.status_code == 200 and 'id="board-changes"' in undone.get_data(as_text=True)
+    left = english_left(undone.get_data(as_text=True)) - allowed
+    assert ("undo", sorted(left)) == ("undo", [])
