@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.web import games as games_module
-from companion.web.language import TRANSLATIONS
+from companion.web.language import TRANSLATIONS, card_name
 from tests.web.conftest import GameActions, _fixed_seeds, dispose, make_app
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "card_db" / "i18n" / "glossary.ja.toml"
@@ -120,3 +120,13 @@ def test_the_log_shows_card_names_in_japanese_and_a_players_name_as_typed(
     agent = next(line for line in lines if "カルタゴ" in line)
     assert "Carthag" in agent  # the player
     assert any(conflict in line for line in lines)  # the Conflict card revealed
+
+
+def test_a_card_name_is_escaped_and_marked_only_when_translated(ja_app: Flask) -> None:
+    with ja_app.test_request_context(headers={"Cookie": "lang=ja"}):
+        assert card_name("Arrakeen") == "アラキーン " + EN_NAME.format("Arrakeen")
+        assert card_name("Arrakeen", english=False) == "アラキーン"
+        beast = 'Glossu "The Beast" Rabban'  # no Japanese name in this catalog: as is
+        assert card_name(beast) == "Glossu &#34;The Beast&#34; Rabban"
+    with ja_app.test_request_context(headers={"Cookie": "lang=en"}):
+        assert card_name("Arrakeen") == "Arrakeen"
