@@ -23,6 +23,7 @@ from companion.rules.catalog import (
     TechDef,
     TrackDef,
 )
+from companion.rules.i18n import N_
 
 Record = (
     SpaceDef
@@ -36,20 +37,21 @@ Record = (
     | ConceptDef
 )
 
-# The order kinds are listed in, and their names for people.
+# The order kinds are listed in, and their names for people (marked with N_: the web layer
+# shows them in the reader's language).
 KIND_NAMES: Mapping[str, str] = {
-    "imperium": "Imperium card",
-    "starter": "Starting card",
-    "reserve": "Reserve card",
-    "control_the_spice": "Epic starting card",
-    "intrigue": "Intrigue card",
-    "conflict": "Conflict card",
-    "leader": "Leader",
-    "tech": "Tech tile",
-    "space": "Board space",
-    "track": "Track",
-    "hagal": "House Hagal card",
-    "concept": "Rules concept",
+    "imperium": N_("Imperium card"),
+    "starter": N_("Starting card"),
+    "reserve": N_("Reserve card"),
+    "control_the_spice": N_("Epic starting card"),
+    "intrigue": N_("Intrigue card"),
+    "conflict": N_("Conflict card"),
+    "leader": N_("Leader"),
+    "tech": N_("Tech tile"),
+    "space": N_("Board space"),
+    "track": N_("Track"),
+    "hagal": N_("House Hagal card"),
+    "concept": N_("Rules concept"),
 }
 # Kinds that are not records of the catalog: the rules concepts of concepts.toml.
 CONCEPT: str = "concept"

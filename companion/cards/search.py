@@ -45,26 +45,28 @@ from companion.rules.catalog import (
     TechDef,
     TrackDef,
 )
+from companion.rules.i18n import N_, Message, joined
 
-# The labels people know the Agent icons, sets and Intrigue types by.
+# The labels people know the Agent icons, sets and Intrigue types by (marked with N_: the
+# web layer shows them in the reader's language).
 ICON_NAMES: Final[Mapping[str, str]] = {
     **FACTION_NAMES,
-    "landsraad": "Landsraad",
-    "city": "City",
-    "spice_trade": "Spice Trade",
+    "landsraad": N_("Landsraad"),
+    "city": N_("City"),
+    "spice_trade": N_("Spice Trade"),
 }
-SET_NAMES: Final[Mapping[str, str]] = {"base": "Base game", "ix": "Rise of Ix"}
+SET_NAMES: Final[Mapping[str, str]] = {"base": N_("Base game"), "ix": N_("Rise of Ix")}
 INTRIGUE_TYPE_NAMES: Final[Mapping[str, str]] = {
-    "plot": "Plot",
-    "combat": "Combat",
-    "endgame": "Endgame",
+    "plot": N_("Plot"),
+    "combat": N_("Combat"),
+    "endgame": N_("Endgame"),
 }
 LEVELS: Final[tuple[int, ...]] = (1, 2, 3)
 ROMAN: Final[Mapping[int, str]] = {1: "I", 2: "II", 3: "III"}
 PLAYERS_NAMES: Final[Mapping[str, str]] = {
-    "1P": "Solo games only (1P)",
-    "2P": "Two-player games only (2P)",
-    "both": "Solo and two-player games",
+    "1P": N_("Solo games only (1P)"),
+    "2P": N_("Two-player games only (2P)"),
+    "both": N_("Solo and two-player games"),
 }
 # Kinds whose ids share the card namespace (validate.ID_NAMESPACES["cards"]): `/c/<id>`.
 CARD_NAMESPACE: Final[tuple[str, ...]] = (
@@ -95,18 +97,24 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def resources_text(resources: Resources, empty: str = "free") -> str:
-    """'2 Solari, 1 spice'; `empty` when there is nothing."""
+def counted(count: int, one: str, many: str) -> str:
+    """'1 troop', '2 troops': `one` or `many` (templates with %(n)s) filled in, as a Message
+    the web layer shows in the reader's language."""
+    return Message(one if count == 1 else many, n=count)
+
+
+def resources_text(resources: Resources, empty: str = Message(N_("free"))) -> str:
+    """'2 Solari, 1 spice'; `empty` when there is nothing (a Message, as each part)."""
     parts = [
-        f"{n} {label}"
+        Message(label, n=n)
         for n, label in (
-            (resources.solari, "Solari"),
-            (resources.spice, "spice"),
-            (resources.water, "water"),
+            (resources.solari, N_("%(n)s Solari")),
+            (resources.spice, N_("%(n)s spice")),
+            (resources.water, N_("%(n)s water")),
         )
         if n
     ]
-    return ", ".join(parts) or empty
+    return joined(parts) or empty
 
 
 def reward_text(reward: Reward, names: Mapping[str, str] | None = None) -> str:
@@ -148,70 +156,113 @@ def reward_text(reward: Reward, names: Mapping[str, str] | None = None) -> str:
 
 
 def hagal_facts(card: HagalCardDef, names: Mapping[str, str]) -> list[str]:
-    """What a House Hagal card makes the Rival do, one short sentence each."""
+    """What a House Hagal card makes the Rival do, one short sentence each (Messages: the
+    web layer shows them in the reader's language, the spaces' names too)."""
     facts: list[str] = []
 
     def gains(influence: str | None, freighter: int) -> list[str]:
-        found = [f"+1 {FACTION_NAMES[influence]} Influence"] if influence else []
-        return found + ([plural(freighter, "Freighter move")] if freighter else [])
+        faction = Message(FACTION_NAMES[influence]) if influence else None
+        found = [Message(N_("+1 %(faction)s Influence"), faction=faction)] if faction else []
+        moves = counted(freighter, N_("%(n)s Freighter move"), N_("%(n)s Freighter moves"))
+        return found + ([moves] if freighter else [])
+
+    def sentence(part: str) -> str:
+        return Message(N_("%(what)s."), what=part)
 
     if card.reshuffle:
-        facts.append("Reshuffle every House Hagal card into a new deck, then reveal again.")
+        facts.append(
+            Message(N_("Reshuffle every House Hagal card into a new deck, then reveal again."))
+        )
     elif card.harvest:
-        facts.append("Sends the Agent to a maker space with bonus spice (see below).")
+        facts.append(Message(N_("Sends the Agent to a maker space with bonus spice (see below).")))
     elif card.space and card.space_if_guild_2:
         # The two dual cards: each half has its own space and gains (FAQ, "Rivals").
-        low = [f"sends the Agent to {names.get(card.space, card.space)}"]
+        low_space = names.get(card.space, card.space)
+        low: list[str] = [Message(N_("sends the Agent to %(space)s"), space=low_space)]
         low += gains(card.influence, card.freighter)
-        high = [f"sends it to {names.get(card.space_if_guild_2, card.space_if_guild_2)}"]
+        high_space = names.get(card.space_if_guild_2, card.space_if_guild_2)
+        high: list[str] = [Message(N_("sends it to %(space)s"), space=high_space)]
         high += gains(card.influence_if_guild_2, card.freighter_if_guild_2)
-        facts.append("With 0 or 1 Spacing Guild Influence: " + "; ".join(low) + ".")
-        facts.append("With 2 or more Spacing Guild Influence: " + "; ".join(high) + ".")
+        facts.append(
+            Message(
+                N_("With 0 or 1 Spacing Guild Influence: %(what)s."),
+                what=joined(low, N_("%(first)s; %(second)s")),
+            )
+        )
+        facts.append(
+            Message(
+                N_("With 2 or more Spacing Guild Influence: %(what)s."),
+                what=joined(high, N_("%(first)s; %(second)s")),
+            )
+        )
     elif card.space:
-        facts.append(f"Sends the Agent to {names.get(card.space, card.space)}.")
+        space = names.get(card.space, card.space)
+        facts.append(Message(N_("Sends the Agent to %(space)s."), space=space))
     if not card.space_if_guild_2:
-        facts += [f"{g}." for g in gains(card.influence, card.freighter)]
+        facts += [sentence(g) for g in gains(card.influence, card.freighter)]
     if card.troops:
-        facts.append(f"Recruit {plural(card.troops, 'troop')}.")
+        facts.append(counted(card.troops, N_("Recruit %(n)s troop."), N_("Recruit %(n)s troops.")))
     if card.signet:
-        facts.append("Signet Ring: the Rival uses its Leader's Signet ability (solo).")
-    tile = "a Tech tile"
-    facts += _dreadnought_and_tech(card.dreadnought, card.acquire_tech, card.tech_discount, tile)
+        facts.append(Message(N_("Signet Ring: the Rival uses its Leader's Signet ability (solo).")))
+    facts += _dreadnought_and_tech(card.dreadnought, card.acquire_tech, card.tech_discount, True)
     if card.negotiator:
-        facts.append(f"If it can't afford a tile: {plural(card.negotiator, 'Negotiator')} on Ix.")
-    facts.append(f"Combat bonus: {plural(card.swords, 'sword')}.")
+        facts.append(
+            counted(
+                card.negotiator,
+                N_("If it can't afford a tile: %(n)s Negotiator on Ix."),
+                N_("If it can't afford a tile: %(n)s Negotiators on Ix."),
+            )
+        )
+    facts.append(
+        counted(card.swords, N_("Combat bonus: %(n)s sword."), N_("Combat bonus: %(n)s swords."))
+    )
     return facts
 
 
-def _dreadnought_and_tech(dreadnoughts: int, acquire: bool, discount: int, tech: str) -> list[str]:
-    """The Rise of Ix icons a House Hagal card and a board space share [IX pp.4-6]."""
-    facts = [f"Commission {plural(dreadnoughts, 'dreadnought')}."] if dreadnoughts else []
-    if acquire:
-        off = f" with {discount} spice off" if discount else ""
-        facts.append(f"Acquire {tech}{off}.")
+def _dreadnought_and_tech(dreadnoughts: int, acquire: bool, discount: int, tile: bool) -> list[str]:
+    """The Rise of Ix icons a House Hagal card and a board space share [IX pp.4-6]; `tile`:
+    "a Tech tile" (a House Hagal card) rather than "Tech" (a space)."""
+    commission = (N_("Commission %(n)s dreadnought."), N_("Commission %(n)s dreadnoughts."))
+    facts = [counted(dreadnoughts, *commission)] if dreadnoughts else []
+    if acquire and discount:
+        template = (
+            N_("Acquire a Tech tile with %(n)s spice off.")
+            if tile
+            else N_("Acquire Tech with %(n)s spice off.")
+        )
+        facts.append(Message(template, n=discount))
+    elif acquire:
+        facts.append(Message(N_("Acquire a Tech tile.") if tile else N_("Acquire Tech.")))
     return facts
 
 
 def space_facts(space: SpaceDef) -> list[str]:
-    """A board space's cost, requirements and Rise of Ix icons in words."""
-    facts = [f"Cost: {space.cost_note or resources_text(space.cost)}."]
+    """A board space's cost, requirements and Rise of Ix icons in words (Messages)."""
+    cost = Message(space.cost_note) if space.cost_note else resources_text(space.cost)
+    facts: list[str] = [Message(N_("Cost: %(cost)s."), cost=cost)]
     for faction, n in space.requires_influence.items():
-        facts.append(f"Needs {n} {FACTION_NAMES.get(faction, faction)} Influence.")
+        name = Message(FACTION_NAMES[faction]) if faction in FACTION_NAMES else faction
+        facts.append(Message(N_("Needs %(n)s %(faction)s Influence."), n=n, faction=name))
     if space.combat:
-        facts.append("Combat space.")
+        facts.append(Message(N_("Combat space.")))
     if space.maker:
-        facts.append(f"Maker space: {space.base_spice} base spice, plus any bonus spice.")
+        facts.append(
+            Message(N_("Maker space: %(n)s base spice, plus any bonus spice."), n=space.base_spice)
+        )
     if space.control_bonus is not None:
-        facts.append(f"Control bonus: {resources_text(space.control_bonus)}.")
+        bonus = resources_text(space.control_bonus)
+        facts.append(Message(N_("Control bonus: %(bonus)s."), bonus=bonus))
     if space.once_per_game:
-        facts.append("Once per game.")
+        facts.append(Message(N_("Once per game.")))
     if space.freighter:
-        facts.append(f"{plural(space.freighter, 'Freighter move')}.")
+        moves = counted(space.freighter, N_("%(n)s Freighter move"), N_("%(n)s Freighter moves"))
+        facts.append(Message(N_("%(what)s."), what=moves))
     facts += _dreadnought_and_tech(
-        space.dreadnought, space.acquire_tech, space.tech_discount, "Tech"
+        space.dreadnought, space.acquire_tech, space.tech_discount, False
     )
     if space.negotiator:
-        facts.append(f"{plural(space.negotiator, 'Negotiator')}.")
+        negotiators = counted(space.negotiator, N_("%(n)s Negotiator"), N_("%(n)s Negotiators"))
+        facts.append(Message(N_("%(what)s."), what=negotiators))
     return facts
 
 

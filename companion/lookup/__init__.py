@@ -26,7 +26,7 @@ from companion.cards.search import (
     SET_NAMES,
     Item,
     SearchIndex,
-    plural,
+    counted,
     space_facts,
 )
 from companion.cards.words import load_words
@@ -44,19 +44,20 @@ from companion.rules.catalog import (
     SpaceDef,
     TechDef,
 )
+from companion.rules.i18n import N_, Message, joined
 
 __all__ = ["SETS", "Detail", "Link", "Lookup", "Related", "Ruling", "detail", "load_lookup"]
 
 SETS: Final[tuple[str, ...]] = ("base", "ix")
 TIMINGS: Final[Mapping[str, str]] = {
-    "reveal": "During your Reveal turn",
-    "after_conflict": "After you win a Conflict",
-    "round_start": "At the start of each round",
-    "once_per_round": "Once per round (flip the tile)",
-    "one_time": "Once (then trash the tile)",
-    "any_turn": "On any of your turns",
-    "passive": "Always on",
-    "endgame": "At the end of the game",
+    "reveal": N_("During your Reveal turn"),
+    "after_conflict": N_("After you win a Conflict"),
+    "round_start": N_("At the start of each round"),
+    "once_per_round": N_("Once per round (flip the tile)"),
+    "one_time": N_("Once (then trash the tile)"),
+    "any_turn": N_("On any of your turns"),
+    "passive": N_("Always on"),
+    "endgame": N_("At the end of the game"),
 }
 
 
@@ -126,26 +127,36 @@ class Detail:
     concepts: tuple[Link, ...] = ()
 
 
+def _copies(count: int, per_player: bool = False) -> str:
+    if per_player:
+        return counted(count, N_("%(n)s copy per player"), N_("%(n)s copies per player"))
+    return counted(count, N_("%(n)s copy"), N_("%(n)s copies"))
+
+
 def _facts(catalog: Catalog, item: Item) -> list[tuple[str, str]]:
-    """Short labelled facts shown under the title (texts get their own boxes)."""
+    """Short labelled facts shown under the title (texts get their own boxes): Messages,
+    which the web layer shows in the reader's language."""
     record = item.entry.record
-    facts: list[tuple[str, str]] = [("Set", SET_NAMES[item.entry.set])]
+    facts: list[tuple[str, str]] = [(Message(N_("Set")), Message(SET_NAMES[item.entry.set]))]
+    copies = Message(N_("Copies"))
     if isinstance(record, CardDef):
-        copies = plural(record.copies, "copy", "copies")
-        facts.append(("Copies", copies + (" per player" if record.per_player else "")))
+        facts.append((copies, _copies(record.copies, record.per_player)))
     elif isinstance(record, HagalCardDef | IntrigueDef):
-        facts.append(("Copies", plural(record.copies, "copy", "copies")))
+        facts.append((copies, _copies(record.copies)))
     if isinstance(record, HagalCardDef):
-        facts.append(("Games", PLAYERS_NAMES[record.players]))
+        facts.append((Message(N_("Games")), Message(PLAYERS_NAMES[record.players])))
     if isinstance(record, SpaceDef):
         facts += [("", fact) for fact in space_facts(record)]
     if isinstance(record, ConflictDef):
-        facts.append(("Level", f"Conflict {ROMAN[record.level]}"))
+        level = Message(N_("Conflict %(level)s"), level=ROMAN[record.level])
+        facts.append((Message(N_("Level")), level))
         if record.controlled_space:
             space = catalog.spaces.get(record.controlled_space)
-            facts.append(("Control of", space.name if space else record.controlled_space))
+            name = space.name if space else record.controlled_space
+            facts.append((Message(N_("Control of")), Message("%(space)s", space=name)))
     if isinstance(record, TechDef):
-        facts.append(("When", "; ".join(TIMINGS[t] for t in record.timing)))
+        timing = joined([Message(TIMINGS[t]) for t in record.timing], N_("%(first)s; %(second)s"))
+        facts.append((Message(N_("When")), timing))
     return facts
 
 
@@ -153,7 +164,7 @@ def detail(lookup: Lookup, item: Item, copy: int | None = None) -> Detail:
     """The page for one item (`copy`: the physical copy a sticker named)."""
     return Detail(
         item=item,
-        kind_name=KIND_NAMES[item.kind],
+        kind_name=Message(KIND_NAMES[item.kind]),
         facts=tuple(_facts(lookup.catalog, item)),
         related=tuple(related(lookup.index, lookup.mentions, item)),
         rulings=tuple(item_rulings(lookup.catalog, lookup.rulings, item)),

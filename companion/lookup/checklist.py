@@ -6,7 +6,8 @@ request, so in its language).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from flask_babel import gettext, ngettext
 
@@ -27,27 +28,48 @@ def _(message: str, **values: object) -> str:
     return str(gettext(message, **values))
 
 
-def _leader(catalog: Catalog, leader_id: str) -> str:
+def _as_stored(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """How the checklist names what it lists: a house by the name it shows (a seat's
+    default name translated), a name of card_db in the reader's language. The web layer
+    gives both (companion.web.language); by default, as stored."""
+
+    house: Callable[[str], str] = _as_stored
+    card: Callable[[str], str] = _as_stored
+
+
+def _color(color: str) -> str:
+    """A house's colour in words."""
+    words = {"red": _("red"), "blue": _("blue"), "green": _("green"), "yellow": _("yellow")}
+    return words.get(color, color)
+
+
+def _leader(catalog: Catalog, names: Names, leader_id: str) -> str:
     found = catalog.leaders.get(leader_id)
-    return found.name if found else leader_id
+    return names.card(found.name) if found else leader_id
 
 
-def _player(setup: Setup, catalog: Catalog, seat: SeatSetup) -> dict[str, object]:
+def _player(setup: Setup, catalog: Catalog, names: Names, seat: SeatSetup) -> dict[str, object]:
     """What a player's set-up line names: name, leader, colour and starting troops."""
     return {
-        "name": seat.name,
-        "leader": _leader(catalog, seat.leader),
-        "color": seat.color,
+        "name": names.house(seat.name),
+        "leader": _leader(catalog, names, seat.leader),
+        "color": _color(seat.color),
         "troops": EPIC_GARRISON if setup.options.epic else 3,
     }
 
 
 def checklist(
-    setup: Setup, catalog: Catalog, state: GameState | None = None
+    setup: Setup, catalog: Catalog, state: GameState | None = None, names: Names | None = None
 ) -> list[tuple[str, list[str]]]:
     """Sections of set-up steps, in the order the table does them (rulebook pp.4-5, 19-20;
     Rise of Ix rulebook pp.3, 8, 10). With the game's `state`, the Tech tiles the app
-    turned face up are named."""
+    turned face up are named; `names` shows the houses' and card_db's names."""
+    names = names or Names()
     ix = "ix" in setup.sets
     board = [
         *(_ix_cards(catalog) if ix else []),
@@ -55,20 +77,20 @@ def checklist(
             "Lay out the board, the Imperium Row (5 cards), the Reserve stacks and the shuffled "
             "Intrigue deck (rulebook p.4)."
         ),
-        *(_ix_board(setup, catalog, state) if ix else []),
+        *(_ix_board(setup, catalog, names, state) if ix else []),
         _("Put the Mentat on its space and the four Alliance tokens on the Influence tracks."),
     ]
     if setup.mode == "solo":
         return [
-            (_("Board"), board + _solo_board(setup, catalog)),
-            (_("Rivals"), _solo_rivals(setup, catalog)),
-            (_("You"), _solo_you(setup, catalog)),
-            (_("Start"), _solo_start(setup)),
+            (_("Board"), board + _solo_board(setup, catalog, names)),
+            (_("Rivals"), _solo_rivals(setup, catalog, names)),
+            (_("You"), _solo_you(setup, catalog, names)),
+            (_("Start"), _solo_start(setup, names)),
         ]
     return [
-        (_("Board"), [*board, _conflicts(setup), _hagal_deck(setup, catalog)]),
-        (_("Houses"), _houses(setup, catalog)),
-        (_("Start"), _two_player_start(setup)),
+        (_("Board"), [*board, _conflicts(setup), _hagal_deck(setup, catalog, names)]),
+        (_("Houses"), _houses(setup, catalog, names)),
+        (_("Start"), _two_player_start(setup, names)),
     ]
 
 
@@ -84,13 +106,13 @@ def _conflicts(setup: Setup) -> str:
     return _("The app draws the Conflict cards: each round, take the card it names from the box.")
 
 
-def _hagal_deck(setup: Setup, catalog: Catalog) -> str:
+def _hagal_deck(setup: Setup, catalog: Catalog, names: Names) -> str:
     """How the table builds the House Hagal deck, or that the app plays it."""
     n_hagal = len(hagal_cards(setup, catalog))
     if not setup.options.physical_hagal:
         return _("The app plays the House Hagal deck: leave those cards in the box.")
     if "ix" in setup.sets:
-        return _hagal_deck_ix(setup, catalog, n_hagal)
+        return _hagal_deck_ix(setup, catalog, names, n_hagal)
     if setup.mode == "solo":
         return _(
             "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
@@ -104,7 +126,7 @@ def _hagal_deck(setup: Setup, catalog: Catalog) -> str:
     )
 
 
-def _solo_board(setup: Setup, catalog: Catalog) -> list[str]:
+def _solo_board(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
     """The Mentat's cost, the Conflict deck and the House Hagal deck of a solo game."""
     diff = _difficulty(setup)
     board = []
@@ -129,11 +151,11 @@ def _solo_board(setup: Setup, catalog: Catalog) -> list[str]:
                 n=diff["swordmaster_round"],
             )
         )
-    board.append(_hagal_deck(setup, catalog))
+    board.append(_hagal_deck(setup, catalog, names))
     return board
 
 
-def _solo_rivals(setup: Setup, catalog: Catalog) -> list[str]:
+def _solo_rivals(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
     """Where both Rivals sit and what they start with."""
     epic = setup.options.epic
     diff = _difficulty(setup)
@@ -149,9 +171,9 @@ def _solo_rivals(setup: Setup, catalog: Catalog) -> list[str]:
                 "%(name)s (%(leader)s, %(color)s) sits %(side)s: a cube at the bottom of "
                 "each Influence track, 2 Agents, 1 water%(extra)s, %(troops)s troops in "
                 "its garrison.",
-                name=seat.name,
-                leader=_leader(catalog, seat.leader),
-                color=seat.color,
+                name=names.house(seat.name),
+                leader=_leader(catalog, names, seat.leader),
+                color=_color(seat.color),
                 side=side,
                 troops=rival_troops,
                 extra=ngettext(
@@ -186,13 +208,13 @@ def _solo_rivals(setup: Setup, catalog: Catalog) -> list[str]:
     return rivals
 
 
-def _solo_you(setup: Setup, catalog: Catalog) -> list[str]:
+def _solo_you(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
     """What the solo player starts with."""
     mine = [
         _(
             "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
             "troops in your garrison, cubes on the tracks, 1 water.",
-            **_player(setup, catalog, setup.humans[0]),
+            **_player(setup, catalog, names, setup.humans[0]),
         )
     ]
     if setup.difficulty == "mercenary":
@@ -203,22 +225,22 @@ def _solo_you(setup: Setup, catalog: Catalog) -> list[str]:
         "Put your 2 dreadnoughts in your supply and your Freighter disc on the "
         "bottom space of the Shipping track (Rise of Ix rulebook p.3)."
     )
-    return mine + _ix_and_epic(setup, catalog, pieces)
+    return mine + _ix_and_epic(setup, catalog, names, pieces)
 
 
-def _ix_and_epic(setup: Setup, catalog: Catalog, ix_pieces: str) -> list[str]:
+def _ix_and_epic(setup: Setup, catalog: Catalog, names: Names, ix_pieces: str) -> list[str]:
     """The players' Rise of Ix pieces step (with Rise of Ix), then the Epic mode steps."""
     steps = [ix_pieces] if "ix" in setup.sets else []
-    return steps + (_epic_players(setup, catalog) if setup.options.epic else [])
+    return steps + (_epic_players(setup, catalog, names) if setup.options.epic else [])
 
 
-def _solo_start(setup: Setup) -> list[str]:
+def _solo_start(setup: Setup, names: Names) -> list[str]:
     """Who starts a solo game, and the variants in play."""
     options = setup.options
     first = [
         _(
             "%(name)s, the Rival on your left, takes the First Player marker.",
-            name=setup.rivals[0].name,
+            name=names.house(setup.rivals[0].name),
         )
     ]
     if options.epic:
@@ -235,13 +257,13 @@ def _solo_start(setup: Setup) -> list[str]:
     return first
 
 
-def _houses(setup: Setup, catalog: Catalog) -> list[str]:
+def _houses(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
     """What House Hagal and each player start with in a two-player game."""
     houses = [
         _(
             "House Hagal in %(color)s: a cube at the bottom of each Influence track, 3 Agents, "
             "no troops in its garrison, no resources.",
-            color=setup.rivals[0].color,
+            color=_color(setup.rivals[0].color),
         )
     ]
     if "ix" in setup.sets:
@@ -256,23 +278,23 @@ def _houses(setup: Setup, catalog: Catalog) -> list[str]:
             _(
                 "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
                 "troops, 1 water.",
-                **_player(setup, catalog, seat),
+                **_player(setup, catalog, names, seat),
             )
         )
     pieces = _(
         "Each player puts their 2 dreadnoughts in their supply and their Freighter "
         "disc on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
     )
-    return houses + _ix_and_epic(setup, catalog, pieces)
+    return houses + _ix_and_epic(setup, catalog, names, pieces)
 
 
-def _two_player_start(setup: Setup) -> list[str]:
+def _two_player_start(setup: Setup, names: Names) -> list[str]:
     """Who starts a two-player game."""
     first = [
         _(
             "%(name)s takes the First Player marker. House Hagal acts after each of the First "
             "Player's Agent turns.",
-            name=setup.humans[setup.first_player].name,
+            name=names.house(setup.humans[setup.first_player].name),
         )
     ]
     if setup.options.epic:
@@ -303,14 +325,14 @@ def _ix_cards(catalog: Catalog) -> list[str]:
     ]
 
 
-def _ix_board(setup: Setup, catalog: Catalog, state: GameState | None) -> list[str]:
+def _ix_board(setup: Setup, catalog: Catalog, names: Names, state: GameState | None) -> list[str]:
     """The CHOAM board overlay, the Ix board and the Tech tiles (Ix rulebook p.3)."""
 
     def space(sid: str) -> str:
         found = catalog.spaces.get(sid)
-        return found.name if found else sid
+        return names.card(found.name) if found else sid
 
-    gone = [s.name for s in catalog.spaces.values() if "ix" in s.removed_with]
+    gone = [names.card(s.name) for s in catalog.spaces.values() if "ix" in s.removed_with]
     return [
         _(
             "Place the CHOAM board overlay on the upper right corner of the board, over the "
@@ -324,11 +346,11 @@ def _ix_board(setup: Setup, catalog: Catalog, state: GameState | None) -> list[s
             "Tech stacks and the planet Ix for Negotiators (Rise of Ix rulebook p.3).",
             spaces=_join([space(s) for s in IX_BOARD_SPACES]),
         ),
-        *_tech_tiles(setup, catalog, state),
+        *_tech_tiles(setup, catalog, names, state),
     ]
 
 
-def _tech_tiles(setup: Setup, catalog: Catalog, state: GameState | None) -> list[str]:
+def _tech_tiles(setup: Setup, catalog: Catalog, names: Names, state: GameState | None) -> list[str]:
     """Three stacks of Tech tiles: the table's own shuffle, or the app's face-up tiles."""
     tiles = len([t for t in catalog.tech.values() if t.set in setup.sets])
     size = tiles // STACKS
@@ -363,7 +385,7 @@ def _tech_tiles(setup: Setup, catalog: Catalog, state: GameState | None) -> list
 
     def name(tile: str) -> str:
         found = catalog.tech.get(tile)
-        return found.name if found else tile
+        return names.card(found.name) if found else tile
 
     for e in state.log:
         if e.kind == "tech_trash_unmarked" and e.round == 0:
@@ -408,21 +430,31 @@ def _conflict_deck(setup: Setup) -> str:
     )
 
 
-def _hagal_deck_ix(setup: Setup, catalog: Catalog, deck_size: int) -> str:
+def _hagal_deck_ix(setup: Setup, catalog: Catalog, names: Names, deck_size: int) -> str:
     """The physical House Hagal deck with Rise of Ix (Ix rulebook p.8; HAGAL.md §6)."""
     drop = "2P" if setup.mode == "solo" else "1P"
     if setup.mode == "solo":
         removed = [_("the Reshuffle card"), _("the three Arrakeen cards marked 2P")]
     else:
         removed = [_("the three Arrakeen cards marked 1P")]
-    removed += [f"{c.copies} {c.name}" for c in catalog.hagal.values() if "ix" in c.removed_with]
+    removed += [
+        _("%(n)s %(card)s", n=c.copies, card=names.card(c.name))
+        for c in catalog.hagal.values()
+        if "ix" in c.removed_with
+    ]
     added = [c for c in catalog.hagal.values() if c.set == "ix"]
     left_out = [c for c in added if c.players == drop]
+    marked = f" ({drop})"  # said once for them all
     values: dict[str, object] = {
         "removed": _join(removed),
         "added": sum(c.copies for c in added),
         "left": sum(c.copies for c in left_out),
-        "cards": _join([f"{c.copies} {c.name.replace(f' ({drop})', '')}" for c in left_out]),
+        "cards": _join(
+            [
+                _("%(n)s %(card)s", n=c.copies, card=names.card(c.name).replace(marked, ""))
+                for c in left_out
+            ]
+        ),
         "n": deck_size,
     }
     if setup.mode == "solo":
@@ -440,7 +472,7 @@ def _hagal_deck_ix(setup: Setup, catalog: Catalog, deck_size: int) -> str:
     )
 
 
-def _epic_players(setup: Setup, catalog: Catalog) -> list[str]:
+def _epic_players(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
     """What every player does for an Epic game (Ix rulebook p.10)."""
     if setup.mode == "solo":
         items = [
@@ -467,9 +499,9 @@ def _epic_players(setup: Setup, catalog: Catalog) -> list[str]:
                 _(
                     "%(name)s plays %(leader)s: wait until everyone has drawn their Intrigue "
                     "card, then use %(ability)s (Rise of Ix rulebook p.10).",
-                    name=seat.name,
-                    leader=found.name if found else HUNDRO,
-                    ability=found.ability_name if found else "Intelligence",
+                    name=names.house(seat.name),
+                    leader=names.card(found.name) if found else HUNDRO,
+                    ability=names.card(found.ability_name) if found else "Intelligence",
                 )
             )
     return items

@@ -17,6 +17,7 @@ from companion.cards.index import CONCEPT, KIND_NAMES
 from companion.cards.search import Item, SearchIndex
 from companion.lookup.links import Link, Related
 from companion.rules.catalog import ConflictDef, HagalCardDef, IntrigueDef, LeaderDef, SpaceDef
+from companion.rules.i18n import Message
 
 
 def _space(test: Callable[[SpaceDef], bool]) -> Callable[[Item], bool]:
@@ -114,4 +115,6 @@ class ConceptLinks:
         groups: dict[str, list[Link]] = {}
         for item in self.items.get(concept.id, ()):
             groups.setdefault(item.kind, []).append(_link(item))
-        return tuple(Related(KIND_NAMES[kind], tuple(links)) for kind, links in groups.items())
+        return tuple(
+            Related(Message(KIND_NAMES[kind]), tuple(links)) for kind, links in groups.items()
+        )

@@ -8,11 +8,14 @@ from typing import Final
 
 from companion.cards.index import KIND_NAMES
 from companion.cards.search import SearchIndex, normalize
+from companion.rules.i18n import Message
 
 
 @dataclass(frozen=True, slots=True)
 class Link:
-    """A link to another item, with a short note on how it relates."""
+    """A link to another item, with a short note on how it relates: the name is card_db's,
+    the note a Message of the app's words or a text of card_db (the web layer shows both in
+    the reader's language)."""
 
     kind: str
     id: str
@@ -22,7 +25,8 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class Related:
-    """A group of related items on a detail page, or a search that lists them."""
+    """A group of related items on a detail page, or a search that lists them (its words are
+    Messages)."""
 
     title: str
     links: tuple[Link, ...] = ()
@@ -91,7 +95,7 @@ def mentions(index: SearchIndex) -> dict[tuple[str, str], tuple[Link, ...]]:
         text = " ".join(t.folded for t in item.texts) + " "
         own = normalize(item.entry.name)
         links = [
-            Link(other.kind, other.id, other.entry.name, KIND_NAMES[other.kind])
+            Link(other.kind, other.id, other.entry.name, Message(KIND_NAMES[other.kind]))
             for needle, other in targets
             if other is not item and needle.strip() != own and needle in text
         ]

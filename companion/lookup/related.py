@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from companion.cards.index import KIND_NAMES
-from companion.cards.search import ICON_NAMES, ROMAN, Item, SearchIndex, normalize, plural
+from companion.cards.search import ICON_NAMES, ROMAN, Item, SearchIndex, counted, normalize
 from companion.lookup.links import Link, Mentions, Related
 from companion.rules.catalog import (
     FACTION_NAMES,
@@ -20,24 +20,27 @@ from companion.rules.catalog import (
     TechDef,
     TrackDef,
 )
+from companion.rules.i18n import N_, Message, joined
 
+# The page's words are Messages (marked with N_), which the web layer shows in the reader's
+# language; the names of card_db are translated there too.
 SIGNET_NAMES: Final[Mapping[str, str]] = {
-    "none": "No Rival Signet",
-    "leto_diplomacy": "Pay 1 spice for 1 Influence where an opponent is ahead",
-    "baron_scheme": "Pay 1 Solari for 1 Intrigue card",
-    "rabban_brutality": "Recruit 1 troop (2 with an Alliance)",
-    "gain_solari": "Gain 1 Solari",
-    "gain_spice": "Gain 1 spice",
-    "gain_water": "Gain 1 water",
-    "rhombur_tech": "Acquire Tech, else a Negotiator",
-    "hundro_freighter": "Pay 1 spice for a Freighter move",
+    "none": N_("No Rival Signet"),
+    "leto_diplomacy": N_("Pay 1 spice for 1 Influence where an opponent is ahead"),
+    "baron_scheme": N_("Pay 1 Solari for 1 Intrigue card"),
+    "rabban_brutality": N_("Recruit 1 troop (2 with an Alliance)"),
+    "gain_solari": N_("Gain 1 Solari"),
+    "gain_spice": N_("Gain 1 spice"),
+    "gain_water": N_("Gain 1 water"),
+    "rhombur_tech": N_("Acquire Tech, else a Negotiator"),
+    "hundro_freighter": N_("Pay 1 spice for a Freighter move"),
 }
 _RIVAL_TECH: Final = Related(
-    "Tech tiles a Rival may acquire",
+    Message(N_("Tech tiles a Rival may acquire")),
     search={"kind": "tech", "rival": "1"},
-    search_label="The tiles with the House Hagal mark",
+    search_label=Message(N_("The tiles with the House Hagal mark")),
 )
-_SENT_HERE: Final = "House Hagal cards that send a Rival here"
+_SENT_HERE: Final = Message(N_("House Hagal cards that send a Rival here"))
 
 Groups = list[Related | None]
 
@@ -54,11 +57,31 @@ def _space_link(catalog: Catalog, space_id: str | None, note: str = "") -> Link 
 
 def _group(title: str, links: Iterable[Link | None], note: str = "") -> Related | None:
     found = tuple(link for link in links if link is not None)
-    return Related(title, found, note) if found else None
+    if not found:
+        return None
+    return Related(_message(title), found, _message(note) if note else "")
+
+
+def _message(text: str) -> str:
+    """`text` as a Message (marked with N_ where it is written), unless it is one already."""
+    return text if isinstance(text, Message) else Message(text)
 
 
 def _players_note(card: HagalCardDef) -> str:
-    return {"1P": "solo only", "2P": "two-player only"}.get(card.players, "")
+    note = {"1P": N_("solo only"), "2P": N_("two-player only")}.get(card.players)
+    return Message(note) if note else ""
+
+
+def _notes(notes: list[str]) -> str:
+    """Notes on one link, "a; b" (a Message)."""
+    found = [n for n in notes if n]
+    return joined(found, N_("%(first)s; %(second)s")) if found else ""
+
+
+def _signet(signet: str) -> str:
+    """What a Rival's Signet does (its note beside the leader)."""
+    found = SIGNET_NAMES.get(signet)
+    return Message(found) if found else ""
 
 
 def _hagal_links(catalog: Catalog, chosen: Callable[[HagalCardDef], object]) -> list[Link]:
@@ -71,14 +94,14 @@ def _hagal_links(catalog: Catalog, chosen: Callable[[HagalCardDef], object]) -> 
 def _conflict_links(catalog: Catalog, chosen: Callable[[ConflictDef], bool]) -> list[Link]:
     """The Conflict cards chosen, each with its level."""
     return [
-        Link("conflict", k.id, k.name, f"Conflict {ROMAN[k.level]}")
+        Link("conflict", k.id, k.name, Message(N_("Conflict %(level)s"), level=ROMAN[k.level]))
         for k in catalog.conflicts.values()
         if chosen(k)
     ]
 
 
 def _track_group(index: SearchIndex) -> Related | None:
-    return _group("Track", (_link(i) for i in index.items if i.kind == "track"))
+    return _group(N_("Track"), (_link(i) for i in index.items if i.kind == "track"))
 
 
 def _hagal_for_space(catalog: Catalog, space: SpaceDef) -> list[Link]:
@@ -86,56 +109,66 @@ def _hagal_for_space(catalog: Catalog, space: SpaceDef) -> list[Link]:
     for card in catalog.hagal.values():
         notes = [_players_note(card)] if card.players != "both" else []
         if card.space_if_guild_2 == space.id:
-            notes.append("with 2+ Spacing Guild Influence")
+            notes.append(Message(N_("with 2+ Spacing Guild Influence")))
         elif card.space == space.id and card.space_if_guild_2:
-            notes.append("with 0-1 Spacing Guild Influence")
+            notes.append(Message(N_("with 0-1 Spacing Guild Influence")))
         elif card.space != space.id and not (card.harvest and space.maker):
             continue
         if card.harvest:
-            notes.append("when this space has the most bonus spice")
+            notes.append(Message(N_("when this space has the most bonus spice")))
         if card.removed_with:
-            notes.append("removed with Rise of Ix")
-        links.append(Link("hagal", card.id, card.name, "; ".join(n for n in notes if n)))
+            notes.append(Message(N_("removed with Rise of Ix")))
+        links.append(Link("hagal", card.id, card.name, _notes(notes)))
     return links
 
 
 def _icon_search(index: SearchIndex, icon: str) -> Related:
     count = sum(1 for i in index.items if icon in i.icons and i.kind != "space")
-    name = ICON_NAMES[icon]
+    name = Message(ICON_NAMES[icon])
     return Related(
-        f"Cards with the {name} Agent icon",
+        Message(N_("Cards with the %(icon)s Agent icon"), icon=name),
         search={"icon": icon},
-        search_label=f"{plural(count, 'card')} can send an Agent to {name} spaces",
+        search_label=Message(
+            N_("%(n)s card can send an Agent to %(icon)s spaces")
+            if count == 1
+            else N_("%(n)s cards can send an Agent to %(icon)s spaces"),
+            n=count,
+            icon=name,
+        ),
     )
 
 
 def _space(index: SearchIndex, space: SpaceDef) -> Groups:
     catalog = index.catalog
     hagal = _hagal_for_space(catalog, space)
-    never = "None: a Rival never sends an Agent here, so it never blocks it."
+    never = Message(N_("None: a Rival never sends an Agent here, so it never blocks it."))
     groups: Groups = [_group(_SENT_HERE, hagal) if hagal else Related(_SENT_HERE, note=never)]
     controls = _conflict_links(catalog, lambda k: k.controlled_space == space.id)
-    groups.append(_group("Conflicts that give control of it", controls))
+    groups.append(_group(N_("Conflicts that give control of it"), controls))
     if space.removed_with:
         covers = [
             Link("space", s.id, s.name)
             for s in catalog.spaces.values()
             if s.set == "ix" and s.icon == space.icon
         ]
-        overlay = "The CHOAM board overlay covers this space when you play with Rise of Ix."
-        groups.append(_group("Rise of Ix covers it with", covers, overlay))
+        overlay = N_("The CHOAM board overlay covers this space when you play with Rise of Ix.")
+        groups.append(_group(N_("Rise of Ix covers it with"), covers, overlay))
     if space.set == "ix":
         covered = [
             Link("space", s.id, s.name)
             for s in catalog.spaces.values()
             if "ix" in s.removed_with and s.icon == space.icon
         ]
-        groups.append(_group("Base spaces it covers", covered))
+        groups.append(_group(N_("Base spaces it covers"), covered))
     if space.freighter:
         groups.append(_track_group(index))
     if space.acquire_tech:
         groups.append(
-            Related("Tech tiles", search={"kind": "tech"}, search_label="All 18 Tech tiles")
+            Related(
+                Message(N_("Tech tiles")),
+                search={"kind": "tech"},
+                search_label=Message(N_("All 18 Tech tiles")),
+            )
         )
     groups.append(_icon_search(index, space.icon))
     return groups
@@ -145,19 +178,21 @@ def _hagal(index: SearchIndex, card: HagalCardDef) -> Groups:
     catalog = index.catalog
     dual = card.space_if_guild_2 is not None
     where = [
-        _space_link(catalog, card.space, "0-1 Spacing Guild Influence" if dual else ""),
-        _space_link(catalog, card.space_if_guild_2, "2+ Spacing Guild Influence"),
+        _space_link(
+            catalog, card.space, Message(N_("0-1 Spacing Guild Influence")) if dual else ""
+        ),
+        _space_link(catalog, card.space_if_guild_2, Message(N_("2+ Spacing Guild Influence"))),
         *(
-            Link("space", s.id, s.name, f"{s.base_spice} base spice")
+            Link("space", s.id, s.name, Message(N_("%(n)s base spice"), n=s.base_spice))
             for s in catalog.spaces.values()
             if card.harvest and s.maker
         ),
     ]
     targets = {card.space, card.space_if_guild_2} - {None}
     groups: Groups = [
-        _group("Where it sends the Rival", where),
+        _group(N_("Where it sends the Rival"), where),
         _group(
-            "Other House Hagal cards for the same space",
+            N_("Other House Hagal cards for the same space"),
             _hagal_links(
                 catalog,
                 lambda h: h.id != card.id and targets & ({h.space, h.space_if_guild_2} - {None}),
@@ -166,11 +201,11 @@ def _hagal(index: SearchIndex, card: HagalCardDef) -> Groups:
     ]
     if card.signet:
         leaders = (
-            Link("leader", x.id, x.name, SIGNET_NAMES.get(x.rival_signet, ""))
+            Link("leader", x.id, x.name, _signet(x.rival_signet))
             for x in catalog.leaders.values()
             if x.rival_allowed
         )
-        groups.append(_group("Leaders a Rival can play, and their Signets", leaders))
+        groups.append(_group(N_("Leaders a Rival can play, and their Signets"), leaders))
     if card.acquire_tech:
         groups.append(_RIVAL_TECH)
     if card.freighter or card.freighter_if_guild_2:
@@ -184,7 +219,7 @@ def _conflict(index: SearchIndex, conflict: ConflictDef) -> Groups:
     controls = [conflict.controlled_space, *(w.control for w in rewards)]
     groups: Groups = [
         _group(
-            "The space it is fought over",
+            N_("The space it is fought over"),
             (_space_link(catalog, c) for c in dict.fromkeys(controls) if c),
         )
     ]
@@ -193,13 +228,13 @@ def _conflict(index: SearchIndex, conflict: ConflictDef) -> Groups:
             catalog,
             lambda k: k.id != conflict.id and k.controlled_space == conflict.controlled_space,
         )
-        groups.append(_group("Other Conflicts for the same space", same))
+        groups.append(_group(N_("Other Conflicts for the same space"), same))
     level = ROMAN[conflict.level]
     groups.append(
         Related(
-            f"Conflict {level} cards",
+            Message(N_("Conflict %(level)s cards"), level=level),
             search={"kind": "conflict", "level": str(conflict.level)},
-            search_label=f"Every Conflict {level} card",
+            search_label=Message(N_("Every Conflict %(level)s card"), level=level),
         )
     )
     return groups
@@ -209,7 +244,7 @@ def _leader(index: SearchIndex, leader: LeaderDef) -> Groups:
     groups: Groups = []
     if leader.rival_allowed:
         signet = _hagal_links(index.catalog, lambda h: h.signet)
-        groups.append(_group("House Hagal cards that use its Signet", signet))
+        groups.append(_group(N_("House Hagal cards that use its Signet"), signet))
     if leader.rival_signet == "rhombur_tech":
         groups.append(_RIVAL_TECH)
     if leader.rival_signet == "hundro_freighter":
@@ -221,40 +256,44 @@ def _tech(index: SearchIndex, tile: TechDef) -> Groups:
     catalog = index.catalog
     where = [
         *(
-            Link("space", s.id, s.name, f"{s.tech_discount} spice off")
+            Link("space", s.id, s.name, Message(N_("%(n)s spice off"), n=s.tech_discount))
             if s.tech_discount
             else Link("space", s.id, s.name)
             for s in catalog.spaces.values()
             if s.acquire_tech
         ),
-        *(_link(i, "top step") for i in index.items if i.kind == "track"),
+        *(_link(i, Message(N_("top step"))) for i in index.items if i.kind == "track"),
     ]
-    groups: Groups = [_group("Where you can acquire it", where)]
+    groups: Groups = [_group(N_("Where you can acquire it"), where)]
     if tile.hagal_ok:
         buyers = _hagal_links(catalog, lambda h: h.acquire_tech)
-        groups.append(_group("House Hagal cards that buy Tech for a Rival", buyers))
+        groups.append(_group(N_("House Hagal cards that buy Tech for a Rival"), buyers))
     groups.append(_RIVAL_TECH)
     return groups
 
 
 def _track(index: SearchIndex) -> Groups:
     spaces = (
-        Link("space", s.id, s.name, plural(s.freighter, "move"))
+        Link("space", s.id, s.name, counted(s.freighter, N_("%(n)s move"), N_("%(n)s moves")))
         for s in index.catalog.spaces.values()
         if s.freighter
     )
     hagal = _hagal_links(index.catalog, lambda h: h.freighter or h.freighter_if_guild_2)
     return [
-        _group("Spaces with Freighter moves", spaces),
-        _group("House Hagal cards with Freighter moves", hagal),
-        Related("Freighter moves", search={"q": "freighter"}, search_label="Find Freighter"),
+        _group(N_("Spaces with Freighter moves"), spaces),
+        _group(N_("House Hagal cards with Freighter moves"), hagal),
+        Related(
+            Message(N_("Freighter moves")),
+            search={"q": "freighter"},
+            search_label=Message(N_("Find Freighter")),
+        ),
     ]
 
 
 def _space_note(space: SpaceDef) -> str:
     if space.removed_with:
-        return "covered with Rise of Ix"
-    return "Rise of Ix" if space.set == "ix" else ""
+        return Message(N_("covered with Rise of Ix"))
+    return Message(N_("Rise of Ix")) if space.set == "ix" else ""
 
 
 def _replaces(item: Item) -> str | None:
@@ -270,20 +309,24 @@ def _card(index: SearchIndex, card: CardDef) -> Groups:
             for s in index.catalog.spaces.values()
             if s.icon == icon
         ]
-        groups.append(_group(f"{ICON_NAMES[icon]} spaces it can send an Agent to", spaces))
+        title = Message(
+            N_("%(icon)s spaces it can send an Agent to"), icon=Message(ICON_NAMES[icon])
+        )
+        groups.append(_group(title, spaces))
     if card.replaces:
         replaced = index.get("starter", card.replaces)
         if replaced is not None:
-            groups.append(_group("Replaces", [_link(replaced, "one copy per player")]))
+            per_player = Message(N_("one copy per player"))
+            groups.append(_group(N_("Replaces"), [_link(replaced, per_player)]))
     epic = (_link(i) for i in index.items if _replaces(i) == card.id)
-    groups.append(_group("Replaced in Epic mode by", epic))
+    groups.append(_group(N_("Replaced in Epic mode by"), epic))
     for faction in card.factions:
-        name = FACTION_NAMES[faction]
+        name = Message(FACTION_NAMES[faction])
         groups.append(
             Related(
-                f"{name} cards",
+                Message(N_("%(faction)s cards"), faction=name),
                 search={"faction": faction, "kind": "imperium"},
-                search_label=f"Every {name} Imperium card",
+                search_label=Message(N_("Every %(faction)s Imperium card"), faction=name),
             )
         )
     return groups
@@ -313,15 +356,15 @@ def _names(index: SearchIndex, mentions: Mentions, item: Item, groups: Groups) -
     unless a group above links it already."""
     own = normalize(item.entry.name)
     same = [
-        _link(i, KIND_NAMES[i.kind])
+        _link(i, Message(KIND_NAMES[i.kind]))
         for i in index.items
         if i is not item and normalize(i.entry.name) == own and i.kind != "conflict"
     ]
     listed = {(link.kind, link.id) for g in groups if g is not None for link in g.links}
-    found = [_group("Same name", (s for s in same if (s.kind, s.id) not in listed))]
+    found = [_group(N_("Same name"), (s for s in same if (s.kind, s.id) not in listed))]
     listed |= {(s.kind, s.id) for s in same}
     named = (m for m in mentions[(item.kind, item.id)] if (m.kind, m.id) not in listed)
-    found.append(_group("Named in its text", named))
+    found.append(_group(N_("Named in its text"), named))
     return found
 
 

@@ -12,6 +12,7 @@ own base catalog.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlencode
@@ -28,6 +29,7 @@ from flask import (
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from jinja2_fragments.flask import render_block
 
@@ -40,16 +42,31 @@ from companion.cards.search import (
     ROMAN,
     SET_NAMES,
     Hit,
+    Item,
+    Text,
     hagal_facts,
     parse_query,
     query_args,
-    reward_text,
+    space_facts,
 )
 from companion.lookup import Lookup, detail, load_lookup
 from companion.lookup.amounts import amounts
-from companion.rules.catalog import FACTION_NAMES
+from companion.rules.catalog import (
+    FACTION_NAMES,
+    CardDef,
+    ConflictDef,
+    HagalCardDef,
+    IntrigueDef,
+    LeaderDef,
+    SpaceDef,
+    TechDef,
+    TrackDef,
+)
 from companion.web import language
 from companion.web.htmx import error_answer, is_htmx
+from companion.web.language import card_text, translated
+from companion.web.present.board import listed
+from companion.web.present.rewards import reward_words
 
 bp = Blueprint("cards", __name__)
 INDEX: Final[str] = "cards/index.html"
@@ -81,28 +98,168 @@ bp.add_app_template_filter(amounts, "amounts")  # cards/_macros.html's iconize()
 # --- what the pages show ------------------------------------------------------------
 
 
+# The labels of an item's texts (companion/cards/search.py), as a result row shows them.
+TEXT_LABELS: Final = {
+    "Cost": _l("Cost"),
+    "Agent": _l("Agent"),
+    "Reveal": _l("Reveal"),
+    "Acquire": _l("Acquire"),
+    "Rules": _l("Rules"),
+    "Icons": _l("Icons"),
+    "Plot": _l("Plot"),
+    "Combat": _l("Combat"),
+    "Endgame": _l("Endgame"),
+    "Type": _l("Type"),
+    "1st": _l("1st"),
+    "2nd": _l("2nd"),
+    "3rd": _l("3rd"),
+    "Level": _l("Level"),
+    "Signet": _l("Signet"),
+    "Ability": _l("Ability"),
+    "As a Rival": _l("As a Rival"),
+    "Rival": _l("Rival"),
+    "Mark": _l("Mark"),
+    "Effects": _l("Effects"),
+    "Space": _l("Space"),
+    "Icon": _l("Icon"),
+    "Card": _l("Card"),
+    "Rule": _l("Rule"),
+    "Ruling": _l("Ruling"),
+    "Explanation": _l("Explanation"),
+}
+PLACES: Final = {"1st": "first", "2nd": "second", "3rd": "third"}
+
+
+def _shown(names: Mapping[str, str]) -> dict[str, str]:
+    """Each English name with its name in the reader's language."""
+    return {key: _(name) for key, name in names.items()}
+
+
 def _labels() -> dict[str, object]:
-    """Names for the filter menus and badges."""
+    """Names for the filter menus and badges, in the reader's language."""
     return {
-        "kinds": KIND_NAMES,
-        "sets": SET_NAMES,
-        "factions": FACTION_NAMES,
-        "icons": ICON_NAMES,
-        "intrigue_types": INTRIGUE_TYPE_NAMES,
+        "kinds": _shown(KIND_NAMES),
+        "sets": _shown(SET_NAMES),
+        "factions": _shown(FACTION_NAMES),
+        "icons": _shown(ICON_NAMES),
+        "intrigue_types": _shown(INTRIGUE_TYPE_NAMES),
         "levels": [(n, _("Conflict %(level)s", level=ROMAN[n])) for n in LEVELS],
         "roman": ROMAN,
     }
 
 
 def _helpers(found: Lookup) -> dict[str, object]:
-    """What the templates call: texts written out from typed fields, names, labels."""
-    names = found.space_names
+    """What the templates call: texts written out from typed fields, names, labels, all in
+    the reader's language."""
+    english = found.space_names
+    names = {key: card_text(name) for key, name in english.items()}
     return {
-        "reward_text": lambda w: reward_text(w, names),
-        "hagal_facts": lambda h: hagal_facts(h, names),
+        "reward_text": lambda w: reward_words(w, names),
+        "hagal_facts": lambda h: [translated(f) for f in hagal_facts(h, english)],
+        "snippet": lambda hit: snippet(hit, names),
+        "paragraphs": lambda text: [p.strip() for p in card_text(text).split("\n\n") if p.strip()],
         "names": names,
         "L": _labels(),
     }
+
+
+def snippet(hit: Hit, names: Mapping[str, str]) -> tuple[str, str] | None:
+    """A result row's matching text (label and text) in the reader's language: written
+    out again from the item's fields as companion/cards/search.py wrote it in English."""
+    text = hit.text
+    if text is None:
+        return None
+    label = TEXT_LABELS.get(text.label)
+    if text.label.startswith("Step "):
+        shown_label = _("Step %(n)s", n=text.label.removeprefix("Step "))
+    else:
+        shown_label = str(label) if label is not None else text.label
+    return shown_label, _snippet_text(hit.item, text, names)
+
+
+def _snippet_text(item: Item, text: Text, names: Mapping[str, str]) -> str:
+    r = item.entry.record
+    label = text.label
+    if label == "Explanation":
+        return card_text(item.entry.explanation)
+    if isinstance(r, CardDef):
+        return _card_text(r, label) or card_text(text.text)
+    if isinstance(r, IntrigueDef) and label in ("Plot", "Combat", "Endgame"):
+        return card_text(getattr(r, label.lower()))
+    if isinstance(r, IntrigueDef) and label == "Type":
+        return listed([_(INTRIGUE_TYPE_NAMES[t]) for t in r.types])
+    if isinstance(r, ConflictDef) and label in PLACES:
+        return reward_words(getattr(r, PLACES[label]), names)
+    if isinstance(r, ConflictDef) and label == "Level":
+        return str(_("Conflict %(level)s", level=ROMAN[r.level]))
+    if isinstance(r, LeaderDef):
+        return _leader_text(r, label) or card_text(text.text)
+    if isinstance(r, TechDef):
+        return _tech_text(r, label) or card_text(text.text)
+    if isinstance(r, SpaceDef):
+        return _space_text(r, label) or card_text(text.text)
+    if isinstance(r, TrackDef):
+        return _track_text(r, label) or card_text(text.text)
+    if isinstance(r, HagalCardDef) and label == "Card":
+        return " ".join(translated(f) for f in hagal_facts(r, lookup().space_names))
+    return card_text(text.text)  # a concept's rule or ruling: texts of card_db
+
+
+def _card_text(r: CardDef, label: str) -> str:
+    if label == "Cost" and r.cost is not None:
+        return str(_("%(n)s Persuasion", n=r.cost))
+    if label == "Reveal":
+        parts = [_("+%(n)s Persuasion.", n=r.persuasion)] if r.persuasion else []
+        if r.swords:
+            parts.append(ngettext("+%(num)s sword.", "+%(num)s swords.", r.swords))
+        return " ".join([*parts, card_text(r.reveal)]).strip()
+    if label == "Icons":
+        facts = [_(FACTION_NAMES[f]) for f in r.factions]
+        facts += [_("%(icon)s icon", icon=_(ICON_NAMES[i])) for i in r.icons]
+        facts += [_("Infiltration")] if r.infiltration else []
+        facts += [_("Unload")] if r.unload else []
+        return listed(facts)
+    found = {"Agent": r.agent, "Acquire": r.acquire, "Rules": r.special}.get(label)
+    return card_text(found) if found else ""
+
+
+def _leader_text(r: LeaderDef, label: str) -> str:
+    if label == "Signet":
+        return f"{card_text(r.signet_name)}: {card_text(r.signet_text)}"
+    if label == "Ability":
+        return f"{card_text(r.ability_name)}: {card_text(r.ability_text)}"
+    return card_text(r.rival_explanation) if label == "As a Rival" else ""
+
+
+def _tech_text(r: TechDef, label: str) -> str:
+    if label == "Cost":
+        return str(_("%(n)s spice", n=r.cost))
+    if label == "Mark":
+        return str(_("Rivals may acquire it"))
+    found = {"Acquire": r.acquire, "Ability": r.ability, "Rival": r.rival_rule}.get(label)
+    return card_text(found) if found else ""
+
+
+def _space_text(r: SpaceDef, label: str) -> str:
+    if label == "Effects":
+        return card_text(r.effects)
+    if label == "Space":
+        return " ".join(translated(f) for f in space_facts(r))
+    if label == "Icon":
+        icon = _(ICON_NAMES[r.icon])
+        if r.faction:
+            return str(_("%(icon)s icon, Faction space", icon=icon))
+        return str(_("%(icon)s icon", icon=icon))
+    return ""
+
+
+def _track_text(r: TrackDef, label: str) -> str:
+    if label == "Effects":
+        return card_text(r.effects)
+    if label == "Rival":
+        return card_text(r.rival_rule)
+    step = next((s for s in r.steps if f"Step {s.step}" == label), None)
+    return card_text(step.effects) if step is not None else ""
 
 
 def _not_found(message: str) -> ResponseReturnValue:
@@ -153,7 +310,7 @@ def _show(kind: str, item_id: str, panel: bool) -> ResponseReturnValue:
             _(
                 "Nothing in the rules lookup has the id '%(id)s' (%(kind)s).",
                 id=item_id,
-                kind=KIND_NAMES[kind],
+                kind=_(KIND_NAMES[kind]),
             )
         )
     copy = request.args.get("copy", type=int)
@@ -222,7 +379,7 @@ def sticker(card_id: str, copy: int | None = None) -> ResponseReturnValue:
                 "%(card)s has %(num)s copies, so there is no copy %(copy)s. "
                 "Check the sticker's number.",
                 item.copies,
-                card=item.entry.name,
+                card=card_text(item.entry.name),
                 copy=copy,
             )
         )

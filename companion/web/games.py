@@ -13,14 +13,14 @@ from jinja2_fragments.flask import render_block, render_blocks
 
 from companion import services
 from companion.lan import lan_addresses, svg_qr
-from companion.lookup.checklist import checklist
+from companion.lookup.checklist import Names, checklist
 from companion.lru import LRU
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES
 from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
-from companion.web.language import refusal
+from companion.web.language import card_text, house_name, refusal
 from companion.web.present import page
 from companion.web.present.round_end import round_end as present_round_end
 
@@ -118,7 +118,8 @@ def create() -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/setup")
 def setup(game_id: int) -> ResponseReturnValue:
     view = services.load(game_id, catalog())
-    steps = checklist(view.state.setup, catalog(), view.state)
+    names = Names(house=house_name, card=card_text)
+    steps = checklist(view.state.setup, catalog(), view.state, names)
     return render_template("games/setup.html", view=view, steps=steps)
 
 

@@ -24,6 +24,7 @@ from companion.rules.state import DIFFICULTIES
 from companion.stats import aggregate, bgstats, simulated, store, transfer
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
+from companion.web.language import card_name, card_text, house_name
 from companion.web.present.panels import VP_SOURCES
 
 bp = Blueprint("history", __name__)
@@ -62,9 +63,18 @@ def catalog() -> Catalog:
 
 
 def leader_name(leader_id: str) -> str:
-    """A leader's name; House Hagal for a two-player game's third house."""
+    """A leader's name in the reader's language; House Hagal for a two-player game's third
+    house."""
     if leader_id in ("", aggregate.HAGAL):
         return str(_("House Hagal"))
+    found = catalog().leaders.get(leader_id)
+    return card_text(found.name) if found else leader_id
+
+
+def leader_english(leader_id: str) -> str:
+    """A leader's name as BG Stats knows it (English)."""
+    if leader_id in ("", aggregate.HAGAL):
+        return "House Hagal"
     found = catalog().leaders.get(leader_id)
     return found.name if found else leader_id
 
@@ -134,7 +144,8 @@ def _dates(
 
 
 def _leaders() -> list[tuple[str, str]]:
-    return sorted(((lid, lead.name) for lid, lead in catalog().leaders.items()), key=lambda p: p[1])
+    leaders = catalog().leaders.items()
+    return sorted(((lid, card_text(lead.name)) for lid, lead in leaders), key=lambda p: p[1])
 
 
 @bp.get("/history")
@@ -178,9 +189,9 @@ def summary(game_id: int) -> ResponseReturnValue:
     if record is None:
         return render_template("history/unfinished.html", game_id=game_id), 404
     scoring = [h for h in _standings(record) if h["kind"] != "hagal"]
-    vp_chart = line_chart([(h["name"], h["color"], h["vp_by_round"]) for h in scoring])
+    vp_chart = line_chart([(house_name(h["name"]), h["color"], h["vp_by_round"]) for h in scoring])
     influence_chart = line_chart(
-        [(h["name"], h["color"], h["influence_by_round"]) for h in _standings(record)]
+        [(house_name(h["name"]), h["color"], h["influence_by_round"]) for h in _standings(record)]
     )
     cards = catalog().cards
     conflicts = catalog().conflicts
@@ -192,11 +203,11 @@ def summary(game_id: int) -> ResponseReturnValue:
         influence_chart=influence_chart,
         sources=VP_SOURCES,
         leader_name=leader_name,
-        card_name=lambda cid: cards[cid].name if cid in cards else cid,
-        conflict_name=lambda cid: conflicts[cid].name if cid in conflicts else cid,
+        card_name=lambda cid: card_name(cards[cid].name) if cid in cards else cid,
+        conflict_name=lambda cid: card_name(conflicts[cid].name) if cid in conflicts else cid,
         modes=MODES,
         difficulties=DIFFICULTY_NAMES,
-        bgstats_url=bgstats.create_play_url(record, leader_name),
+        bgstats_url=bgstats.create_play_url(record, leader_english),
     )
 
 

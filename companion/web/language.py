@@ -15,19 +15,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.support import NullTranslations
-from flask import Blueprint, Flask, Response, g, has_request_context, redirect, request
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    g,
+    has_app_context,
+    has_request_context,
+    redirect,
+    request,
+)
 from flask.typing import ResponseReturnValue
 from flask_babel import Domain, get_babel, get_locale, get_translations
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 
 from companion.cards import i18n as card_i18n
 from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Message
 from companion.web.htmx import error_answer
 
-# The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py).
-CARD_WORDS = Domain(domain=card_i18n.DOMAIN)
+# The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py),
+# through a Domain per app (app.extensions), as a Domain keeps the catalogs it has read.
+CARD_WORDS = "card_words"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # browsers keep a cookie at most 400 days
 DEFAULT = "en"
@@ -136,7 +148,7 @@ def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
     if not isinstance(text, Message):
         return text
     find = lookup or page_translations().ugettext
-    values = {k: shown_value(v, find) for k, v in text.values.items()}
+    values = {k: shown_value(v, find, k) for k, v in text.values.items()}
     wording: str = find(text.template)
     try:
         return wording % values if values else wording
@@ -144,13 +156,49 @@ def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
         return text
 
 
-def shown_value(value: object, find: Callable[[str], str]) -> object:
-    """A Message's value as shown: a word of the engine or a seat's default name translated."""
+# The values of engine Messages that hold names of card_db (companion/rules/text.py's
+# `space`, `card`, `tile`..., the lists of them, and a game title's Rival leaders), shown
+# through the `cards` catalog; a house's name (`house`, `first`, `players`...) is the
+# players' own and never is.
+CARD_VALUES = frozenset(
+    {"space", "spaces", "card", "cards", "tile", "leader", "conflict", "rivals"}
+)
+
+
+# The resource a Rival exchanged for VP (a log line's `resource`), stored as its id.
+RESOURCE_WORDS = {"solari": _l("Solari"), "spice": _l("spice"), "water": _l("water")}
+
+
+def shown_value(value: object, find: Callable[[str], str], key: str = "") -> object:
+    """A Message's value as shown: a word of the engine or a seat's default name translated,
+    a name of card_db (a value under one of CARD_VALUES) in the reader's language."""
     if isinstance(value, Message):
-        return translated(value, find)
+        return _translated_names(value, find) if key in CARD_VALUES else translated(value, find)
+    if isinstance(value, str) and key in CARD_VALUES:
+        return card_text(value)
+    if isinstance(value, str) and key == "resource" and value in RESOURCE_WORDS:
+        return shown_label(RESOURCE_WORDS, value)
     if isinstance(value, str) and value in DEFAULT_HOUSE_NAMES:
         return find(value)
     return value
+
+
+def _translated_names(text: Message, find: Callable[[str], str]) -> str:
+    """A list of card_db names ("Arrakeen, Carthag and Imperial Basin", a joined Message):
+    its wording translated and each name through the `cards` catalog."""
+    values: dict[str, object] = {}
+    for k, v in text.values.items():
+        if isinstance(v, Message):
+            values[k] = _translated_names(v, find)
+        else:
+            values[k] = card_text(v) if isinstance(v, str) else v
+    wording: str = find(text.template)
+    if not values:
+        return wording
+    try:
+        return wording % values
+    except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder
+        return text
 
 
 def _local_path(target: str | None) -> str:
@@ -205,6 +253,7 @@ def install(app: Flask) -> None:
     except OSError as exc:  # a read-only install: the .mo files made at build time serve
         log.warning("could not compile the translations: %s", exc)
     get_babel(app).locale_selector = select_locale
+    app.extensions[CARD_WORDS] = Domain(domain=card_i18n.DOMAIN)
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda text: page_translations().ugettext(text),
         ngettext=lambda text, plural, n: page_translations().ungettext(text, plural, n),
@@ -220,19 +269,52 @@ def install(app: Flask) -> None:
     app.add_template_filter(house_name)
     app.add_template_filter(translated)
     app.add_template_filter(card_text)
+    app.add_template_filter(card_name)
+    app.add_template_filter(shown_text)
 
 
 def card_text(text: str) -> str:
     """A text of card_db (a name, an effect, a ruling) in the reader's language."""
     if not text:
         return text
-    translations = g.get("card_translations") if has_request_context() else None
-    if not isinstance(translations, NullTranslations):
-        translations = CARD_WORDS.get_translations()
-        if has_request_context():
-            g.card_translations = translations
-    found: str = translations.ugettext(text)
-    return found
+    try:
+        find: Callable[[str], str] = g.card_find  # looked up once per request
+    except (AttributeError, RuntimeError):  # the request's first, or outside a request
+        find = _card_find()
+    return find(text)
+
+
+def _card_find() -> Callable[[str], str]:
+    """The `cards` catalog's gettext for this request (kept in `g`), or the English."""
+    domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
+    if not isinstance(domain, Domain):
+        return _as_is  # outside an app, or an app without languages
+    find: Callable[[str], str] = domain.get_translations().ugettext
+    if has_request_context():
+        g.card_find = find
+    return find
+
+
+def _as_is(text: str) -> str:
+    return text
+
+
+def shown_text(text: str) -> str:
+    """A text of the rules lookup in the reader's language: the app's own words come as
+    engine Messages (companion/lookup, companion/cards/search.py), anything else is a text
+    of card_db (a name, an effect, a ruling, a citation)."""
+    return translated(text) if isinstance(text, Message) else card_text(text)
+
+
+def card_name(name: str, english: bool = True) -> Markup:
+    """A name of card_db (a card, space, leader, Conflict, Tech tile...) as a list, heading
+    or dialog shows it: in the reader's language, with the English name beside it in small
+    type when the two differ (players mix editions at the table). `english=False` leaves
+    the English out, where the layout has no room for it (the board's spaces)."""
+    shown = card_text(name)
+    if not english or shown == name:
+        return Markup(escape(shown))
+    return Markup('{} <span class="en-name" lang="en">{}</span>').format(shown, name)
 
 
 def page_translations() -> NullTranslations:

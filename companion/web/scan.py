@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, cast
 
@@ -26,7 +26,7 @@ from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
 from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
 from companion.web.htmx import error_answer, is_htmx
-from companion.web.language import refusal
+from companion.web.language import card_text, refusal
 
 bp = Blueprint("scan", __name__)
 KINDS = (
@@ -98,7 +98,9 @@ def print_sheet() -> ResponseReturnValue:
     sets = None if card_set == "all" else (card_set,)
     chosen = stickers.catalog_stickers(card_catalog(), kind, sets)  # type: ignore[arg-type]
     base = _base_url()
-    svgs = [(s, stickers.sticker_svg(s, base)) for s in chosen]
+    # The name under each code in the reader's language (the PNG's font has no CJK glyphs:
+    # a downloaded PNG keeps the English name).
+    svgs = [(s, stickers.sticker_svg(replace(s, name=card_text(s.name)), base)) for s in chosen]
     return render_template(
         "scan/print.html",
         kinds=KINDS,
@@ -167,7 +169,7 @@ def _scan_outcomes(found: list[Found]) -> list[Outcome]:
             )
         ]
     outcomes = [
-        Outcome("ok", _("Read: %(card)s #%(copy)d", card=f.name, copy=f.copy))
+        Outcome("ok", _("Read: %(card)s #%(copy)d", card=card_text(f.name or ""), copy=f.copy))
         for f in found
         if f.card_id and f.copy
     ]
@@ -367,7 +369,7 @@ def buy_page(game_id: int) -> ResponseReturnValue:
             if (
                 card.kind in ("imperium", "reserve")
                 and card.set in view.state.setup.sets
-                and needle in normalize(card.name)
+                and (needle in normalize(card.name) or needle in normalize(card_text(card.name)))
             ):
                 copy = next(
                     (n for n in range(1, card.copies + 1) if view.state.owner(card.id, n) is None),
@@ -395,7 +397,7 @@ def _recorded(state: GameState, card_id: str, copy: int) -> Outcome:
     card = state.catalog.cards.get(card_id)
     text = _(
         "Recorded: %(card)s #%(copy)d now belongs to %(name)s.",
-        card=card.name if card else card_id,
+        card=card_text(card.name) if card else card_id,
         copy=copy,
         name=name,
     )
@@ -408,14 +410,14 @@ def _offer_outcome(state: GameState, offer: Offer) -> Outcome:
         owner = state.house(offer.owner).name
         text = _(
             "%(card)s #%(copy)d already belongs to %(name)s.",
-            card=offer.name,
+            card=card_text(offer.name),
             copy=offer.copy,
             name=owner,
         )
         return Outcome("warn", text)
     if not offer.buyable:
-        return Outcome("warn", _("%(card)s isn't bought in this game.", card=offer.name))
-    return Outcome("ok", _("Read: %(card)s #%(copy)d", card=offer.name, copy=offer.copy))
+        return Outcome("warn", _("%(card)s isn't bought in this game.", card=card_text(offer.name)))
+    return Outcome("ok", _("Read: %(card)s #%(copy)d", card=card_text(offer.name), copy=offer.copy))
 
 
 def _live_codes(upload: Upload) -> dict[str, str]:
@@ -440,7 +442,11 @@ def game_scan(game_id: int) -> ResponseReturnValue:
             offers.append(_offer(view.state, f.card_id, f.copy))
             outcomes.append(_offer_outcome(view.state, offers[-1]))
         else:
-            text = _("%(card)s #%(copy)d was read a moment ago: ignored.", card=f.name, copy=f.copy)
+            text = _(
+                "%(card)s #%(copy)d was read a moment ago: ignored.",
+                card=card_text(f.name or ""),
+                copy=f.copy,
+            )
             outcomes.append(Outcome("info", text))
     unknown = [f for f in upload.found if not f.card_id]
     if live and not offers and not unknown:

@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext as _l
 from companion.rules.catalog import Resources, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
-from companion.web.language import translated
+from companion.web.language import card_text, translated
 from companion.web.present.views import Chip, SpaceView, chip, faction_name
 
 AREAS = (
@@ -127,7 +127,7 @@ def spaces(state: GameState) -> list[SpaceView]:
         views.append(
             SpaceView(
                 id=space.id,
-                name=space.name,
+                name=card_text(space.name),
                 area=area_of(space),
                 cost=cost_text(space, state),
                 requirement=requirement_text(space),

@@ -14,7 +14,7 @@ from companion.rules.engine import strengths, swordmaster_round
 from companion.rules.i18n import listed
 from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
-from companion.web.language import house_name, translated
+from companion.web.language import card_text, house_name, translated
 from companion.web.present.prompts import reward_text
 from companion.web.present.views import (
     FACTION_LABELS,
@@ -61,7 +61,7 @@ def vp_note(state: GameState, note: str) -> str:
     catalog = state.catalog
     named = catalog.conflicts.get(note) or catalog.cards.get(note) or catalog.tech.get(note)
     if named is not None:
-        return named.name
+        return card_text(named.name)
     if note in FACTION_LABELS:
         return faction_name(note)
     if note in RESOURCE_NAMES:

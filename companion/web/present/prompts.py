@@ -3,17 +3,17 @@ each giving the question and a label per answer."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 
 from flask_babel import LazyString
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from companion.cards.search import resources_text
 from companion.rules.catalog import Reward
 from companion.rules.ix import NONE, SKIP
 from companion.rules.state import TRACK_TOP, GameState, House, Prompt
-from companion.web.language import house_name
+from companion.web.language import card_text, house_name
+from companion.web.present.board import resources_words
 from companion.web.present.rewards import reward_words
 from companion.web.present.views import PromptView, faction_name
 
@@ -21,9 +21,26 @@ Labels = list[tuple[str, str]]
 Wording = tuple[str, Labels]
 
 
+class SpaceNames(Mapping[str, str]):
+    """The board spaces' names in the reader's language, each looked up when asked for (a
+    reward names one space at most)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.spaces = state.catalog.spaces
+
+    def __getitem__(self, space_id: str) -> str:
+        return card_text(self.spaces[space_id].name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.spaces)
+
+    def __len__(self) -> int:
+        return len(self.spaces)
+
+
 def reward_text(reward: Reward, state: GameState) -> str:
     """A reward in words, in the reader's language."""
-    return reward_words(reward, {s: space.name for s, space in state.catalog.spaces.items()})
+    return reward_words(reward, SpaceNames(state))
 
 
 def prompt_view(state: GameState) -> PromptView | None:
@@ -94,13 +111,13 @@ def _hagal_card(state: GameState, who: House, question: Prompt) -> Wording:
         "Reveal the top House Hagal card for %(house)s. Which card is it?",
         house=house_name(who.name),
     )
-    return text, [(o, state.catalog.hagal[o].name) for o in question.options]
+    return text, [(o, card_text(state.catalog.hagal[o].name)) for o in question.options]
 
 
 def _conflict_card(state: GameState, who: House, question: Prompt) -> Wording:
     conflicts = state.catalog.conflicts
     labels = [
-        (o, f"{conflicts[o].name} ({reward_text(conflicts[o].first, state)})")
+        (o, f"{card_text(conflicts[o].name)} ({reward_text(conflicts[o].first, state)})")
         for o in question.options
     ]
     return _("Reveal the top Conflict card. Which one is it?"), labels
@@ -118,7 +135,7 @@ def _tech_tile(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "Turn up the next Tech tile of stack %(n)s. Which tile is it?", n=int(question.task.ref) + 1
     )
-    return text, [(o, state.catalog.tech[o].name) for o in question.options]
+    return text, [(o, card_text(state.catalog.tech[o].name)) for o in question.options]
 
 
 def _tech(state: GameState, who: House, question: Prompt) -> Wording:
@@ -134,7 +151,7 @@ def _tech(state: GameState, who: House, question: Prompt) -> Wording:
         if option == NONE:
             return str(_("None"))
         found = state.catalog.tech[option]
-        return str(_("%(tile)s (%(cost)s spice)", tile=found.name, cost=found.cost))
+        return str(_("%(tile)s (%(cost)s spice)", tile=card_text(found.name), cost=found.cost))
 
     return text, [(o, tile(o)) for o in question.options]
 
@@ -164,7 +181,7 @@ def _post(state: GameState, who: House, question: Prompt) -> Wording:
     def label(option: str) -> str:
         if option == "detonate":
             return str(_("Detonation Devices: supply, +1 VP"))
-        return state.catalog.spaces[option].name
+        return card_text(state.catalog.spaces[option].name)
 
     return text, [(o, label(o)) for o in question.options]
 
@@ -193,9 +210,9 @@ def _offer(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "%(house)s: do you pay %(cost)s for %(vp)s VP (%(conflict)s)?",
         house=house_name(who.name),
-        cost=resources_text(offer.cost),
+        cost=resources_words(offer.cost),
         vp=offer.vp,
-        conflict=conflict.name,
+        conflict=card_text(conflict.name),
     )
     names = {"yes": _("Yes, paid"), "no": _("No")}
     return text, [(o, names[o]) for o in question.options]

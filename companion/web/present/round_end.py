@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from flask_babel import gettext as _
 
 from companion.rules.state import Entry, GameState
-from companion.web.language import house_name, page_translations
+from companion.web.language import card_text, house_name, page_translations
 from companion.web.present.panels import together
 from companion.web.present.prompts import reward_text
 from companion.web.present.story import sentence
@@ -89,7 +89,7 @@ def _waits(state: GameState, round_number: int) -> bool:
 def _bonus_spice(state: GameState, makers: Entry | None) -> str:
     """Phase 4 [RB p.12]: 1 spice from the bank on each Maker space with no Agent."""
     spaces = makers.data.get("spaces") if makers is not None else None
-    names = [state.catalog.spaces[str(s)].name for s in _items(spaces)]
+    names = [card_text(state.catalog.spaces[str(s)].name) for s in _items(spaces)]
     if not names:
         return str(_("No bonus spice: every Maker space has an Agent."))
     return str(_("Add 1 bonus spice from the bank to %(spaces)s.", spaces=together(names)))
@@ -113,7 +113,7 @@ def _recall(state: GameState, recall: Entry) -> list[str]:
     for house in state.houses:
         spaces = _items(agents.get(house.id))
         if spaces:
-            names = together([state.catalog.spaces[str(s)].name for s in spaces])
+            names = together([card_text(state.catalog.spaces[str(s)].name) for s in spaces])
             text = _(
                 "%(house)s: take back the Agents from %(spaces)s.",
                 house=house_name(house.name),
@@ -144,7 +144,7 @@ def _next_conflict(state: GameState, round_number: int) -> str:
     return str(
         _(
             "Reveal the next Conflict card: %(card)s (level %(level)s).",
-            card=conflict.name,
+            card=card_text(conflict.name),
             level=conflict.level,
         )
     )

@@ -51,7 +51,7 @@ def sentence(entry: Entry, state: GameState, translations: NullTranslations) -> 
     template, values = describe(entry, state)
     translated: str = translations.ugettext(template)
     # The engine's words among the values (Messages) in the reader's language too.
-    values = {k: shown_value(v, translations.ugettext) for k, v in values.items()}
+    values = {k: shown_value(v, translations.ugettext, k) for k, v in values.items()}
     try:
         return translated % values
     except (KeyError, TypeError, ValueError):

@@ -65,7 +65,7 @@ class SpaceView(NamedTuple):
     tap, for each of the 22 spaces)."""
 
     id: str
-    name: str
+    name: str  # in the reader's language
     area: str
     cost: str
     requirement: str
