@@ -35,6 +35,7 @@ TEXT_KEYS: Final[frozenset[str]] = frozenset(
         "text",
         "label",
         "source",
+        "sources",
         "explanation",
         "agent",
         "reveal",
