@@ -82,6 +82,7 @@
     const body = new FormData();
     body.append("image", await frameBlob(), "frame.jpg");
     body.append("live", "1");
+    body.append("created", page.dataset.created);
     const response = await fetch(page.dataset.scanUrl, {
       method: "POST", body: body, headers: { "X-CSRFToken": token, "HX-Request": "true" },
     });
