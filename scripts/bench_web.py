@@ -243,6 +243,14 @@ def version_of(body: str) -> int:
     return int(found.group(1))
 
 
+def stamp_of(body: str) -> str:
+    """The game's created stamp, which every write about it sends back."""
+    found = re.search(r'name="created" value="([^"]+)"', body)
+    if not found:
+        raise RuntimeError("no created stamp in the page")
+    return found.group(1)
+
+
 def _timed(latencies: dict[str, list[float]], name: str, call: Callable[[], str]) -> str:
     started = time.perf_counter()
     body = call()
@@ -264,15 +272,17 @@ def _tap(client: Client, phase: dict[str, Any], latencies: dict[str, list[float]
     phase says so)."""
     path = f"/games/{phase['game']}"
     versions = phase["versions"]  # shared with the warm-up's copy of the phase
+    stamps = phase["stamps"]
     if phase["game"] not in versions:
-        versions[phase["game"]] = version_of(client.request("GET", path))
-    version = versions[phase["game"]]
+        page = client.request("GET", path)
+        versions[phase["game"]], stamps[phase["game"]] = version_of(page), stamp_of(page)
+    version, stamp = versions[phase["game"]], stamps[phase["game"]]
     name, undo_name = phase["name"], phase["undo_name"]
-    form = phase["form"] | {"version": str(version)}
+    form = phase["form"] | {"version": str(version), "created": stamp}
     body = _timed(
         latencies, name, lambda: client.request("POST", f"{path}/actions", form, name=name)
     )
-    undo = {"version": str(version_of(body))}
+    undo = {"version": str(version_of(body)), "created": stamp}
     body = _timed(
         latencies,
         undo_name or "-",
@@ -286,9 +296,10 @@ def run_plan(plan: dict[str, Any]) -> dict[str, list[float]]:
     client = Client(plan["port"])
     latencies: dict[str, list[float]] = {}
     versions: dict[int, int] = {}
+    stamps: dict[int, str] = {}  # each game's created stamp, sent with every tap
     try:
         for phase in plan["phases"]:
-            phase["versions"] = versions
+            phase["versions"], phase["stamps"] = versions, stamps
             step = _get if phase["kind"] == "get" else _tap
             for _ in range(5):
                 step(client, {**phase, "name": "", "undo_name": ""}, {})

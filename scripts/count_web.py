@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import Log, find_game, migrated_app, store, version_of
+from bench_web import Log, find_game, migrated_app, stamp_of, store, version_of
 
 from companion import create_app
 
@@ -54,7 +54,7 @@ def child(kind: str, n: int, game: Path) -> None:
         assert found, "no CSRF token"
         headers = {"HX-Request": "true", "X-CSRFToken": found.group(1)}
         form = {"action": "place", "house": place.house, "space": place.space}
-        version = version_of(page)
+        version, stamp = version_of(page), stamp_of(page)
         measured = {"trivial": "trivial", "undo": "undo", "undo after rival turn": "undo"}
         which = measured.get(kind, "place")
         gc.collect()
@@ -63,10 +63,10 @@ def child(kind: str, n: int, game: Path) -> None:
 
         def send(step: str) -> Any:
             if step == "place":
-                data = form | {"version": str(version)}
+                data = form | {"version": str(version), "created": stamp}
                 return client.post(f"/games/{game_id}/actions", data=data, headers=headers)
             if step == "undo":
-                data = {"version": str(version)}
+                data = {"version": str(version), "created": stamp}
                 return client.post(f"/games/{game_id}/undo", data=data, headers=headers)
             return client.get(f"/games/{game_id}/live/board?v={version}")
 

@@ -82,14 +82,17 @@
     const body = new FormData();
     body.append("image", await frameBlob(), "frame.jpg");
     body.append("live", "1");
+    body.append("created", page.dataset.created);
     const response = await fetch(page.dataset.scanUrl, {
       method: "POST", body: body, headers: { "X-CSRFToken": token, "HX-Request": "true" },
     });
     drawCodes(response.headers.get("X-Scan-Codes"));
-    if (response.status === 200) {
+    if (response.status === 200 || response.status === 409) { // 409: a stale page, said so
       const offers = document.getElementById("offers");
+      if (!offers) return;
       offers.outerHTML = await response.text();
-      if (window.htmx) window.htmx.process(document.getElementById("offers"));
+      const swapped = document.getElementById("offers");
+      if (window.htmx && swapped) window.htmx.process(swapped);
       if (document.querySelector("#offers .outcome-ok, #offers .outcome-warn")) signal();
     }
   }

@@ -20,6 +20,18 @@ settings.register_profile(
 )
 # HYPOTHESIS_PROFILE=explore hunts with fresh random examples (a deliberate search, not CI).
 settings.register_profile("explore", max_examples=500, deadline=None, derandomize=False)
+# HYPOTHESIS_PROFILE=sweep: scripts/seed_sweep.py's runs, one per `--hypothesis-seed=N`:
+# other examples than CI's derandomized ones, the same again for the same seed (no
+# example database), a failure printed with what reproduces it.
+settings.register_profile(
+    "sweep",
+    max_examples=int(os.environ.get("SWEEP_EXAMPLES", "25")),
+    deadline=None,
+    derandomize=False,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 

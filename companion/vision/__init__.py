@@ -5,7 +5,7 @@
 - `qr`: `decode(photo)` finds and reads every code; the only module importing OpenCV
   and numpy, so importing this package does not load them. This package's `decode` is
   the entry point for uploads: the header's pixel count is checked first, and at most
-  DECODE_SLOTS photos are decoded at once.
+  DECODE_SLOTS photos are decoded at once; a large photo is decoded reduced first.
 - `synth` and `bench`: generated test photos, and the benchmark against zxing-cpp.
 """
 

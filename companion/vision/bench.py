@@ -17,6 +17,11 @@ the `bench` extra); without it only our figures are reported.
 
 `--ablation` also runs our decoder with each pipeline step switched off or each fallback
 switched on, and OpenCV's own detectors alone, on the same images.
+
+`--upload` hands our decoder each photo's JPEG bytes, as an uploaded photo reaches it
+(`vision.decode`): its JPEG decoding is then timed too, and large photos are decoded
+reduced first (see `qr.decode`). `--scale N` enlarges every photo N times (bicubic, JPEG
+quality 90, not timed), as a phone's 12-40 megapixel photo of the same scene.
 """
 
 from __future__ import annotations
@@ -38,14 +43,16 @@ from typing import Any, Literal
 from PIL import Image
 
 from companion.vision import qr
-from companion.vision.synth import KINDS, Scene, scenes
+from companion.vision.synth import KINDS, SIZES, Scene, scenes
 
 __all__ = ["Case", "Tally", "main", "run"]
 
 RATE_TARGET = 0.98  # of zxing-cpp's detection rate
 P95_TARGET_MS = 30.0  # CPU time per 1280x720 image
 
-Decoder = Callable[[Image.Image], list[str]]
+Photo = Image.Image | bytes  # a decoded image, or the encoded bytes of an upload
+Decoder = Callable[[Photo], list[str]]
+SCALED_QUALITY = 90  # JPEG quality of the photos --scale enlarges
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,15 +63,26 @@ class Case:
     kinds: frozenset[str]
     payloads: tuple[str, ...]
     jpeg: bytes
+    scale: int = 1  # the photo is `jpeg` enlarged this many times (made when asked for)
 
     @classmethod
-    def of(cls, scene: Scene) -> Case:
-        return cls(
-            scene.size, frozenset(scene.kinds), tuple(c.payload for c in scene.codes), scene.jpeg
-        )
+    def of(cls, scene: Scene, scale: int = 1) -> Case:
+        size = (scene.size[0] * scale, scene.size[1] * scale)
+        payloads = tuple(c.payload for c in scene.codes)
+        return cls(size, frozenset(scene.kinds), payloads, scene.jpeg, scale)
 
-    def image(self) -> Image.Image:
-        image = Image.open(io.BytesIO(self.jpeg))
+    def encoded(self) -> bytes:
+        """The photo's JPEG, enlarged `scale` times (not kept: 300 of them would not fit)."""
+        if self.scale == 1:
+            return self.jpeg
+        with Image.open(io.BytesIO(self.jpeg)) as small:
+            large = small.resize(self.size, Image.Resampling.BICUBIC)
+        out = io.BytesIO()
+        large.save(out, format="JPEG", quality=SCALED_QUALITY)
+        return out.getvalue()
+
+    def image(self, encoded: bytes | None = None) -> Image.Image:
+        image = Image.open(io.BytesIO(self.encoded() if encoded is None else encoded))
         image.load()
         return image
 
@@ -159,7 +177,7 @@ def _zxing() -> ModuleType | None:
 
 
 def ours(options: qr.Options = qr.DEFAULT) -> Decoder:
-    def read(image: Image.Image) -> list[str]:
+    def read(image: Photo) -> list[str]:
         return [c.payload for c in qr.decode(image, options=options).codes]
 
     return read
@@ -168,24 +186,29 @@ def ours(options: qr.Options = qr.DEFAULT) -> Decoder:
 def zxing_decoder(zxingcpp: ModuleType) -> Decoder:
     qr_only = zxingcpp.BarcodeFormat.QRCode
 
-    def read(image: Image.Image) -> list[str]:
+    def read(image: Photo) -> list[str]:
+        if isinstance(image, bytes):
+            image = Image.open(io.BytesIO(image))
         return [str(r.text) for r in zxingcpp.read_barcodes(image, formats=qr_only)]
 
     return read
 
 
 def stock(which: Literal["plain", "aruco"]) -> Decoder:
-    def read(image: Image.Image) -> list[str]:
+    def read(image: Photo) -> list[str]:
         return [c.payload for c in qr.decode_stock(image, which).codes]
 
     return read
 
 
-def run(images: Sequence[Case], decoders: dict[str, Decoder]) -> dict[str, Tally]:
+def run(
+    images: Sequence[Case], decoders: dict[str, Decoder], upload: bool = False
+) -> dict[str, Tally]:
     """Decode every image with every decoder, alternating their order; time each call.
 
     Wall time (perf_counter) and this process's CPU time (process_time) are both kept:
-    on a shared machine the CPU time is the decoder's own cost.
+    on a shared machine the CPU time is the decoder's own cost. With `upload`, decoders
+    get the JPEG bytes (their decoding timed), else a decoded Pillow image.
     """
     tallies = {name: Tally() for name in decoders}
     names = list(decoders)
@@ -193,7 +216,8 @@ def run(images: Sequence[Case], decoders: dict[str, Decoder]) -> dict[str, Tally
         for read in decoders.values():  # first calls load code and tables: not timed
             read(images[0].image())
     for i, case in enumerate(images):
-        image = case.image()  # JPEG decoding is not timed
+        encoded = case.encoded()  # enlarging and (without `upload`) decoding: not timed
+        image: Photo = encoded if upload else case.image(encoded)
         order = names if i % 2 == 0 else names[::-1]
         for name in order:
             start, cpu_start = time.perf_counter(), time.process_time()
@@ -231,16 +255,17 @@ def _ablation(images: Sequence[Case]) -> dict[str, dict[str, Any]]:
     return {name: tally.summary() for name, tally in run(images, decoders).items()}
 
 
-def _table(rows: Iterable[tuple[str, dict[str, Any]]]) -> str:
+def _table(rows: Iterable[tuple[str, dict[str, Any]]], scale: int = 1) -> str:
+    (sw, sh), (lw, lh) = ((w * scale, h * scale) for w, h in SIZES)
     lines = [
         "milliseconds per image; cpu = this process's CPU time, wall = elapsed time",
         f"{'decoder':42} {'rate':>7} {'wrong':>5} {'cpu med':>7} {'cpu p95':>7}"
-        f" {'720p cpu med':>12} {'720p cpu p95':>12} {'1080p cpu p95':>13}"
+        f" {f'{sh}p cpu med':>12} {f'{sh}p cpu p95':>12} {f'{lh}p cpu p95':>13}"
         f" {'wall med':>8} {'wall p95':>8}",
     ]
     for name, s in rows:
         by = s["by_size"]
-        small, large = by.get("1280x720", {}), by.get("1920x1080", {})
+        small, large = by.get(f"{sw}x{sh}", {}), by.get(f"{lw}x{lh}", {})
         lines.append(
             f"{name:42} {s['rate']:>7.2%} {s['wrong']:>5} {s['cpu_median_ms']:>7.1f}"
             f" {s['cpu_p95_ms']:>7.1f} {small.get('cpu_median_ms', 0):>12.1f}"
@@ -257,6 +282,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--images", type=int, default=300, help="how many images (300)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the image set (0)")
     parser.add_argument("--ablation", action="store_true", help="also time pipeline variants")
+    parser.add_argument(
+        "--upload", action="store_true", help="ours decodes the JPEG bytes, as an upload"
+    )
+    parser.add_argument("--scale", type=int, default=1, help="enlarge every photo N times (1)")
     args = parser.parse_args(argv)
 
     import cv2
@@ -269,7 +298,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     say(f"generating {args.images} images (seed {args.seed})...")
     start = time.perf_counter()
-    images = [Case.of(scene) for scene in scenes(args.images, args.seed)]
+    images = [Case.of(scene, args.scale) for scene in scenes(args.images, args.seed)]
     say(f"  {time.perf_counter() - start:.0f} s, {sum(len(c.payloads) for c in images)} codes")
 
     zxingcpp = _zxing()
@@ -278,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         decoders["zxing"] = zxing_decoder(zxingcpp)
     else:
         say("zxing-cpp is not installed (pip install zxing-cpp): reporting ours only")
-    tallies = run(images, decoders)
+    tallies = run(images, decoders, args.upload)
     summary = {name: tally.summary() for name, tally in tallies.items()}
 
     result: dict[str, Any] = {
@@ -287,6 +316,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "images": len(images),
         "codes": sum(len(c.payloads) for c in images),
         "seed": args.seed,
+        "upload": args.upload,
+        "scale": args.scale,
         "sizes": dict(Counter(_size(s) for s in images)),
         "kinds": {k: sum(k in s.kinds for s in images) for k in KINDS},
         "threads": {"opencv": cv2.getNumThreads(), "zxing": 1},
@@ -313,7 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps(result, indent=None))
         return 0
-    print(_table(summary.items()))
+    print(_table(summary.items(), args.scale))
     print()
     if ratio is not None:
         print(f"ours / zxing-cpp detection rate: {ratio:.1%} (target >= {RATE_TARGET:.0%})")
@@ -326,7 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{kind:12}{cells}")
     if args.ablation:
         print()
-        print(_table(result["ablation"].items()))
+        print(_table(result["ablation"].items(), args.scale))
     return 0
 
 

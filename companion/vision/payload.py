@@ -78,6 +78,9 @@ class DecodeResult:
     codes: tuple[ScannedCode, ...]
     width: int
     height: int
+    # The reductions each way at which the photo's pixels were decoded, in turn (1: full
+    # size; an upload may stop at a quarter: (4,)).
+    decoded: tuple[int, ...] = (1,)
 
     @property
     def cards(self) -> tuple[ScannedCode, ...]:

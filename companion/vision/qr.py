@@ -30,6 +30,14 @@ has the figures):
    was found): the image at a third and a ninth of its size, for close-ups. A false
    candidate (finder-like shapes with no code) does not set this off. A second
    binarisation, a 2x upscale, or OpenCV's detectors there each added little and are off.
+
+An upload (encoded bytes) whose longest side is at least twice `Options.max_side` (a
+phone's 12-40 megapixel photo) is decoded reduced first: a JPEG by libjpeg's own scaling
+(`cv2.IMREAD_REDUCED_GRAYSCALE_2/4/8`), which never holds the full-size pixels, and the
+scans above that need no more than that run on it. Only while those are stuck are the
+full-size pixels decoded, and only up to FULL_PASS_PIXELS (16 MP): a larger photo's last
+pass is at half or a quarter of its size instead. `DecodeResult.decoded` lists the
+reductions at which the photo was decoded.
 """
 
 from __future__ import annotations
@@ -68,6 +76,18 @@ Ints: TypeAlias = NDArray[np.int64]
 
 
 MAX_PIXELS: Final = 40_000_000  # an encoded photo above this is refused before decoding
+# The most pixels an upload is decoded and scanned at for its last, full-size pass; a
+# larger photo's last pass is at the first of 1/2, 1/4, 1/8 of its size within this.
+FULL_PASS_PIXELS: Final = 16_000_000
+# Pillow's names of what libjpeg decodes (MPO: a phone's JPEG with a multi-picture index).
+_JPEG: Final = frozenset({"JPEG", "MPO"})
+# The reductions OpenCV decodes at (libjpeg scales a JPEG while decoding it).
+_REDUCED_FLAGS: Final = {
+    1: cv2.IMREAD_GRAYSCALE,
+    2: cv2.IMREAD_REDUCED_GRAYSCALE_2,
+    4: cv2.IMREAD_REDUCED_GRAYSCALE_4,
+    8: cv2.IMREAD_REDUCED_GRAYSCALE_8,
+}
 
 
 class ImageError(ValueError):
@@ -145,31 +165,43 @@ def check_size(data: bytes | bytearray | memoryview) -> tuple[int, int]:
 
     Raises ImageTooLarge above MAX_PIXELS and ImageError for what Pillow cannot identify.
     """
+    width, height, _format = _header(data)
+    return width, height
+
+
+def _header(data: bytes | bytearray | memoryview) -> tuple[int, int, str]:
+    """Width, height and format (Pillow's name: JPEG, PNG...) of an encoded photo."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(io.BytesIO(bytes(data))) as header:
                 width, height = header.size
+                kind = str(header.format)
     except Image.DecompressionBombError as exc:
         raise ImageTooLarge("the header declares too many pixels") from exc
     except Exception as exc:  # Pillow's plugins raise many kinds on junk headers
         raise ImageError("not an image Pillow can identify") from exc
     if width * height > MAX_PIXELS:
         raise ImageTooLarge(f"{width}x{height} is over {MAX_PIXELS} pixels")
-    return width, height
+    return width, height, kind
 
 
-def _decode_bytes(data: bytes | bytearray | memoryview) -> Gray:
-    """Encoded bytes as grey pixels, once the header says they are not too many."""
-    check_size(data)
+def _imdecode(data: bytes | bytearray | memoryview, reduce: int = 1) -> Gray:
+    """Encoded bytes as grey pixels, `reduce` times smaller each way (1, 2, 4 or 8)."""
     buf = np.frombuffer(data, np.uint8)
     try:
-        gray = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if buf.size else None
+        gray = cv2.imdecode(buf, _REDUCED_FLAGS[reduce]) if buf.size else None
     except cv2.error as exc:
         raise ImageError("OpenCV failed to decode the image") from exc
     if gray is None:
         raise ImageError("not an image OpenCV can read")
     return np.asarray(gray, np.uint8)
+
+
+def _decode_bytes(data: bytes | bytearray | memoryview) -> Gray:
+    """Encoded bytes as grey pixels, once the header says they are not too many."""
+    check_size(data)
+    return _imdecode(data)
 
 
 def read_image(image: bytes | Gray | Image.Image) -> Gray:
@@ -858,7 +890,7 @@ def _scaled(reads: list[_Read], by: float) -> list[_Read]:
     ]
 
 
-def _shrink(gray: Gray, factor: int) -> Gray:
+def _shrink(gray: Gray, factor: float) -> Gray:
     if factor == 1:
         return gray
     return np.asarray(
@@ -876,6 +908,60 @@ def _levels(shape: tuple[int, ...], options: Options) -> list[int]:
     return levels
 
 
+class _Photo:
+    """The photo's pixels at the reductions decoded so far: an upload's are decoded only
+    as the passes need them (`reduce` = how many times smaller each way)."""
+
+    def __init__(
+        self, image: bytes | bytearray | memoryview | Gray | Image.Image, clahe: bool = False
+    ) -> None:
+        self._data: bytes | bytearray | memoryview | None = None
+        self._clahe = clahe
+        self.pixels: dict[int, Gray] = {}
+        if isinstance(image, bytes | bytearray | memoryview):
+            width, height, kind = _header(image)
+            self._data, self._jpeg = image, kind in _JPEG
+            self.shape: tuple[int, int] = (height, width)
+        else:
+            gray = read_image(image)
+            self.shape = (gray.shape[0], gray.shape[1])
+            self._keep(1, gray)
+
+    def _keep(self, reduce: int, gray: Gray) -> Gray:
+        (h, w), (height, width) = gray.shape, self.shape
+        if h != w and height != width and (h > w) != (height > width):
+            self.shape = (width, height)  # turned upright by its EXIF orientation
+        if self._clahe:  # equalised before anything else
+            gray = np.asarray(cv2.createCLAHE(2.0, (8, 8)).apply(gray), np.uint8)
+        self.pixels[reduce] = gray
+        return gray
+
+    @property
+    def decoded(self) -> tuple[int, ...]:
+        return tuple(self.pixels)
+
+    def at_most(self, factor: float) -> tuple[Gray, int]:
+        """The smallest pixels already decoded, or decodable, that are at least as sharp as
+        the photo reduced `factor` times: (pixels, their reduction)."""
+        ready = [r for r in self.pixels if r <= factor]
+        if ready:
+            return self.pixels[max(ready)], max(ready)
+        if self._data is None:  # not an upload: the full size is all there is
+            return self.pixels[1], 1
+        # Only libjpeg decodes reduced without the full-size pixels; other formats are
+        # decoded whole once (OpenCV would decode them whole for a reduction too).
+        reduce = max(r for r in _REDUCED_FLAGS if r <= factor) if self._jpeg else 1
+        return self._keep(reduce, _imdecode(self._data, reduce)), reduce
+
+    def largest_pass(self) -> int | None:
+        """The reduction of the largest scan allowed for this photo (1 = full size, 2 =
+        half...): full size up to FULL_PASS_PIXELS; None if not even an eighth fits."""
+        if self._data is None:
+            return 1
+        pixels = self.shape[0] * self.shape[1]
+        return next((r for r in _REDUCED_FLAGS if pixels <= FULL_PASS_PIXELS * r * r), None)
+
+
 def decode(
     image: bytes | Gray | Image.Image,
     known: Mapping[str, int] | None = None,
@@ -886,39 +972,49 @@ def decode(
     `image` is encoded bytes (JPEG, PNG, WebP...), a Pillow image or a pixel array.
     `known` maps card ids to their copies (`payload.known_copies`); without it any
     well-formed sticker URL counts as a card. Codes that name no card are kept, with
-    `card=None`. Raises ImageError for what is not an 8-bit image.
+    `card=None`. Raises ImageError for what is not an 8-bit image. Encoded bytes are
+    decoded reduced as far as the first scans allow (see the module's docstring).
     """
-    gray = read_image(image)
-    if options.clahe:
-        gray = np.asarray(cv2.createCLAHE(2.0, (8, 8)).apply(gray), np.uint8)
+    photo = _Photo(image, options.clahe)
     found: list[_Read] = []
     failed = 0
+    scanned: list[float] = []  # the reductions scanned at
 
     # Later steps run only while something looked like a code but did not read, or
     # nothing was found at all.
     def stuck() -> bool:
         return failed > 0 or not found
 
-    for i, factor in enumerate(_levels(gray.shape, options)):
+    for i, factor in enumerate(_levels(photo.shape, options)):
         if i and not stuck():
             break
-        more, failed = _scan(_shrink(gray, factor), options.block, options.offset, options)
+        if factor == 1:  # the full-size pass: within the pixel budget only
+            largest = photo.largest_pass()
+            if largest is None or (scanned and largest >= min(scanned)):
+                continue  # nothing sharper than what was scanned already
+            factor = largest
+        gray, reduce = photo.at_most(factor)
+        more, failed = _scan(_shrink(gray, factor / reduce), options.block, options.offset, options)
         _merge(found, _scaled(more, factor))
+        scanned.append(factor)
+    # The fallbacks below work on the sharpest pixels decoded.
+    reduce = min(photo.decoded)
+    gray = photo.pixels[reduce]
     for block, offset in options.retry:
         if not stuck():
             break
         more, failed = _scan(gray, block, offset, options)
-        _merge(found, more)
+        _merge(found, _scaled(more, reduce))
     if options.upscale and stuck():
         big = np.asarray(
             cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC), np.uint8
         )
         more, failed = _scan(big, options.block, options.offset, options)
-        _merge(found, _scaled(more, 0.5))
+        _merge(found, _scaled(more, reduce / 2))
     if options.stock and stuck():
-        _merge(found, _stock(gray, options.stock))
+        _merge(found, _scaled(_stock(gray, options.stock), reduce))
     codes = tuple(ScannedCode(r.payload, identify(r.payload, known), r.corners) for r in found)
-    return DecodeResult(codes, gray.shape[1], gray.shape[0])
+    return DecodeResult(codes, photo.shape[1], photo.shape[0], photo.decoded)
 
 
 def decode_stock(

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from flask_babel import gettext as _
 
+from companion import services
 from companion.rules.actions import (
     Acquire,
     Action,
@@ -65,10 +66,18 @@ def version(form: Mapping[str, str]) -> int | None:
         return None
 
 
-def created(form: Mapping[str, str]) -> str | None:
-    """The stamp of the game the page was rendered from (None: the form sent none)."""
+class MissingStamp(services.StaleVersion):
+    """A write that names no game (no `created` stamp): a page from before the stamps, or
+    not from this app. Answered as a stale page is (409, nothing changed)."""
+
+
+def created(form: Mapping[str, str], game_id: int = 0) -> str:
+    """The stamp of the game the page was rendered from (GameView.created), which every
+    write about a game must send: MissingStamp when it is missing or empty."""
     raw = form.get("created")
-    return None if raw is None else str(raw)
+    if not raw:
+        raise MissingStamp(game_id)
+    return str(raw)
 
 
 def action_from(form: Mapping[str, str]) -> Action:

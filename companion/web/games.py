@@ -149,9 +149,10 @@ def fix(game_id: int) -> ResponseReturnValue:
 
 def _change(game_id: int, change: str) -> ResponseReturnValue:
     form = request.form
-    expected, created = forms.version(form), forms.created(form)
+    expected = forms.version(form)
     on_fix_page = form.get("view") == "fix"
     try:
+        created = forms.created(form, game_id)  # none: answered as a stale page
         if change == "undo":
             view = services.undo(game_id, expected, catalog(), created=created)
         elif change == "redo":
@@ -216,7 +217,12 @@ def confirm_delete(game_id: int) -> ResponseReturnValue:
 
 @bp.post("/games/<int:game_id>/delete")
 def delete(game_id: int) -> ResponseReturnValue:
-    services.delete_game(game_id, created=forms.created(request.form))
+    try:
+        created = forms.created(request.form, game_id)
+    except forms.MissingStamp:
+        services.summary(game_id)  # GameNotFound (404) if there is no such game
+        return error_answer(409, _("This page is out of date: reload it. Nothing was changed."))
+    services.delete_game(game_id, created=created)
     return redirect(url_for("games.home"), 303)
 
 

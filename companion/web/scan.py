@@ -25,6 +25,7 @@ from companion.rules.state import GameState
 from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
 from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
+from companion.web import forms  # the same form parsing as the table screen
 from companion.web.htmx import error_answer, is_htmx
 from companion.web.language import card_text, refusal
 
@@ -429,6 +430,14 @@ def _live_codes(upload: Upload) -> dict[str, str]:
 @bp.post("/games/<int:game_id>/scan")
 def game_scan(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
+    try:
+        stamp = forms.created(request.form, game_id)
+    except forms.MissingStamp:
+        return _buy_page(
+            view, [], [], _("The game changed on another screen: scan again."), status=409
+        )
+    if stamp != view.created:  # the page showed a deleted game that had this id
+        raise services.OtherGame(game_id)
     upload = _read_upload()
     if upload.error:
         return _buy_page(view, [], [], upload.error, status=upload.status)
@@ -459,8 +468,6 @@ def game_scan(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/buy")
 def buy(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
-    from companion.web import forms  # the same form parsing as the table screen
-
     try:
         action = forms.action_from({**request.form.to_dict(), "action": "acquire"})
         view = services.act(
@@ -468,7 +475,7 @@ def buy(game_id: int) -> ResponseReturnValue:
             action,
             forms.version(request.form),
             current_app.extensions["catalog"],
-            created=forms.created(request.form),
+            created=forms.created(request.form, game_id),
         )
     except services.StaleVersion:
         return _buy_page(

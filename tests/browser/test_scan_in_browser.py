@@ -7,6 +7,8 @@ server and none is refused.
 from __future__ import annotations
 
 import io
+from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -112,6 +114,20 @@ def fake_camera_video(path, png: bytes, frames: int = 3) -> None:
             out.write(b"FRAME\n" + canvas.tobytes() + chroma)
 
 
+def camera_browser(playwright: Any, video: Path) -> Any:
+    """Chromium whose camera shows the Y4M video `video`."""
+    return playwright.chromium.launch(
+        executable_path=play.CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--use-fake-ui-for-media-stream",
+            "--use-fake-device-for-media-stream",
+            f"--use-file-for-fake-video-capture={video}",
+        ],
+    )
+
+
 def test_the_live_camera_offers_the_card_once_and_frames_the_code(app, base_url, tmp_path):
     from playwright.sync_api import sync_playwright
 
@@ -120,16 +136,7 @@ def test_the_live_camera_offers_the_card_once_and_frames_the_code(app, base_url,
     fake_camera_video(video, sticker_photo("the_spice_must_flow", 7, base_url))
     frames: list[int] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=play.CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--use-fake-ui-for-media-stream",
-                "--use-fake-device-for-media-stream",
-                f"--use-file-for-fake-video-capture={video}",
-            ],
-        )
+        browser = camera_browser(p, video)
         tab = browser.new_page(viewport={"width": 1280, "height": 800})
         scan_url = f"/games/{game_id}/scan"
 
@@ -149,3 +156,33 @@ def test_the_live_camera_offers_the_card_once_and_frames_the_code(app, base_url,
     assert offers == 1  # offered once, though every frame shows it
     assert len(frames) >= 3  # frames kept coming, one after each answer
     assert drawn
+
+
+def test_the_live_camera_of_a_deleted_games_page_says_so_and_records_nothing(
+    app, base_url, tmp_path
+):
+    """Issue 17, finding 5: each frame names the game its page showed; a new game that got
+    the deleted one's id is not written into, and the camera's answer says why."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.db.ids import give_id_again
+
+    game_id = two_player_game(app)
+    video = tmp_path / "camera.y4m"
+    fake_camera_video(video, sticker_photo("the_spice_must_flow", 7, base_url))
+    with sync_playwright() as p:
+        browser = camera_browser(p, video)
+        tab = browser.new_page(viewport={"width": 1280, "height": 800})
+        tab.goto(f"{base_url}/games/{game_id}/buy")
+        with app.app_context():  # meanwhile, on another device
+            services.delete_game(game_id)
+        give_id_again(app, game_id)
+        assert two_player_game(app) == game_id
+        tab.locator("[data-camera-start]").click()
+        tab.locator(".other-game", has_text="its address now shows another game").wait_for()
+        browser.close()
+    with app.app_context():
+        from companion.db import db
+        from companion.db.models import StickerRead
+
+        assert db.session.query(StickerRead).count() == 0

@@ -138,11 +138,12 @@ def test_a_refused_action_is_told_in_the_readers_language(client: FlaskClient) -
     game_url = created.headers["Location"].removesuffix("/setup")
     page = client.get(game_url).get_data(as_text=True)
     version = re.search(r'name="version" value="(\d+)"', page)
-    assert version is not None
+    stamp = re.search(r'name="created" value="([^"]+)"', page)
+    assert version is not None and stamp is not None
     for lang, words in (("ja", "元に戻す操作がありません。"), ("pl", "Nie ma czego cofnąć.")):
         answer = client.post(
             f"{game_url}/undo",
-            data={"version": version.group(1)},
+            data={"version": version.group(1), "created": stamp.group(1)},
             headers={"Accept-Language": lang},
         )
         assert answer.status_code == 422

@@ -78,6 +78,13 @@ def version(html: str) -> str:
     return found.group(1)
 
 
+def stamp(html: str) -> str:
+    """The game's created stamp, which every write about it sends back."""
+    found = re.search(r'name="created" value="([^"]+)"', html)
+    assert found
+    return found.group(1)
+
+
 def start(db_url: str, port: int, instance: Path) -> subprocess.Popen[bytes]:
     env = dict(os.environ, COMPANION_SQLALCHEMY_DATABASE_URI=db_url, COMPANION_SECRET_KEY="kill")
     process = subprocess.Popen(
@@ -136,6 +143,7 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path):
                 {
                     "csrf_token": token(page),
                     "version": version(page),
+                    "created": stamp(page),
                     "action": "place",
                     "house": "p1",
                     "space": space,

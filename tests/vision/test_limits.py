@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import cv2
 import pytest
@@ -105,3 +108,40 @@ def test_no_more_than_the_slots_decode_at_once(monkeypatch):
     for thread in threads:
         thread.join()
     assert 1 <= most <= vision.DECODE_SLOTS
+
+
+BOMB_MEMORY = """
+import io
+from pathlib import Path
+
+from tests.vision.images import bomb_png
+from tests.web.conftest import make_app
+
+
+def kib(field):
+    lines = Path("/proc/self/status").read_text().splitlines()
+    return int(next(line for line in lines if line.startswith(field)).split()[1])
+
+
+client = make_app().test_client()
+bombs = [bomb_png(30_000), bomb_png(60_000, rows=1)]
+client.post("/scan", data={"image": (io.BytesIO(bombs[0]), "warm.png")})  # loads the code
+Path("/proc/self/clear_refs").write_text("5")  # the peak is the current size from here
+before = kib("VmRSS")
+for bomb in bombs:
+    answer = client.post("/scan", data={"image": (io.BytesIO(bomb), "bomb.png")})
+    assert answer.status_code == 422, answer.status_code
+print(kib("VmHWM") - before)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc")
+def test_pixel_bombs_posted_to_the_server_grow_its_memory_by_under_200_mb() -> None:
+    """Issue 17, finding 2: a 151 KB PNG of 30000x30000 pixels took 4.5 GB. Measured in a
+    process of its own: its peak resident size after the bombs less its size before."""
+    root = Path(__file__).resolve().parent.parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", BOMB_MEMORY], cwd=root, capture_output=True, text=True, check=True
+    )
+    grown_kib = int(done.stdout.strip().splitlines()[-1])
+    assert grown_kib < 200 * 1024

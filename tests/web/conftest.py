@@ -142,6 +142,13 @@ class GameActions:
                 services.forget_cache()
             return services.load(game_id, self.catalog)
 
+    def stamp(self, game_id: int) -> str:
+        """The game's `created` stamp, which every write about it sends (GameView.created);
+        empty for a game that does not exist."""
+        if not self.game_exists(game_id):
+            return ""
+        return self.view(game_id).created
+
     def state(self, game_id: int, fresh: bool = False) -> GameState:
         return self.view(game_id, fresh).state
 
@@ -192,7 +199,7 @@ class GameActions:
     def _change(
         self, game_id: int, what: str, version: int | None, htmx: bool, fields: dict[str, str]
     ) -> TestResponse:
-        data = dict(fields)
+        data = {"created": self.stamp(game_id), **fields}
         data["version"] = str(self.version(game_id) if version is None else version)
         return self.post(f"/games/{game_id}/{what}", data, htmx)
 
@@ -221,7 +228,7 @@ class GameActions:
         return self._change(game_id, "redo", version, htmx, {})
 
     def delete(self, game_id: int, htmx: bool = False) -> TestResponse:
-        return self.post(f"/games/{game_id}/delete", {}, htmx)
+        return self.post(f"/games/{game_id}/delete", {"created": self.stamp(game_id)}, htmx)
 
 
 def _fixed_seeds(actions: GameActions) -> SimpleNamespace:

@@ -170,6 +170,7 @@ class Request:
     path: str = ""
     game: object = "live"  # "live" (the game under test) or a literal id
     version: object = "current"  # "current", "stale", "next", "missing" or a literal
+    stamp: object = "current"  # the game's created stamp: "current", "missing" or a literal
     data: list[tuple[str, str]] = field(default_factory=list)
     query: list[tuple[str, str]] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
@@ -200,6 +201,8 @@ headers = st.fixed_dictionaries(
 )
 game_ids = st.one_of(st.just("live"), st.sampled_from(GAME_IDS))
 versions = st.one_of(st.sampled_from(["current", "current", "stale", "next", "missing"]), values)
+STAMPS = ("current", "current", "current", "missing", "2020-01-01T00:00:00", "")
+stamps = st.one_of(st.sampled_from(STAMPS), values)
 
 
 def _action_form(draw_pairs: list[tuple[str, str]], action: str | None) -> list[tuple[str, str]]:
@@ -213,6 +216,7 @@ requests = st.one_of(
         path=st.sampled_from(POST_PATHS),
         game=game_ids,
         version=versions,
+        stamp=stamps,
         data=st.builds(_action_form, pairs, st.one_of(st.none(), st.sampled_from(ACTION_NAMES))),
         headers=headers,
     ),
@@ -227,7 +231,9 @@ requests = st.one_of(
             st.sets(st.sampled_from(SETUP_FIELDS), max_size=3),
         ),
     ),
-    st.builds(Request, kind=st.just("delete"), game=st.sampled_from(GAME_IDS), data=pairs),
+    st.builds(
+        Request, kind=st.just("delete"), game=st.sampled_from(GAME_IDS), stamp=stamps, data=pairs
+    ),
     st.builds(
         Request,
         kind=st.just("get"),
@@ -290,11 +296,12 @@ def random_request(rng: random.Random) -> Request:
     if rng.random() < 0.15:
         version = random_value(rng)
     hx = {"HX-Request": "true"} if rng.random() < 0.5 else {}
+    stamp = rng.choice(STAMPS)
     if kind == "post":
         data = random_pairs(rng, ACTION_FIELDS)
         if rng.random() < 0.8:
             data.insert(0, ("action", rng.choice(ACTION_NAMES)))
-        return Request("post", rng.choice(POST_PATHS), game, version, data, headers=hx)
+        return Request("post", rng.choice(POST_PATHS), game, version, stamp, data, headers=hx)
     if kind == "create":
         base = rng.choice([SOLO_FORM, TWO_PLAYER_FORM, {}])
         data = [(k, v) for k, v in base.items() if rng.random() < 0.9]
@@ -303,7 +310,8 @@ def random_request(rng: random.Random) -> Request:
                 data[i] = (k, random_value(rng))
         return Request("create", data=data + random_pairs(rng, SETUP_FIELDS)[:3])
     if kind == "delete":
-        return Request("delete", game=rng.choice(GAME_IDS), data=random_pairs(rng, ACTION_FIELDS))
+        data = random_pairs(rng, ACTION_FIELDS)
+        return Request("delete", game=rng.choice(GAME_IDS), stamp=stamp, data=data)
     if kind == "get":
         query = [("v" if rng.random() < 0.5 else random_value(rng), random_value(rng))]
         return Request("get", rng.choice(GET_PATHS), game, query=query, headers=hx)
@@ -352,6 +360,13 @@ class Fuzzer:
             "missing": None,
         }.get(str(symbol), str(symbol))
 
+    def _stamp(self, game_id: object, symbol: object) -> str | None:
+        if symbol == "missing":
+            return None
+        if symbol == "current":
+            return self.game.stamp(game_id) if isinstance(game_id, int) else ""
+        return str(symbol)
+
     def send(self, r: Request) -> Any:
         game_id = self.live if r.game == "live" else r.game
         client = self.game.client
@@ -368,6 +383,9 @@ class Fuzzer:
             path = r.path.format(id=game_id)
             return client.get(path, query_string=MultiDict(r.query), headers=r.headers)
         data = MultiDict(r.data)
+        stamp = self._stamp(game_id, r.stamp)
+        if stamp is not None and r.kind in ("post", "delete"):
+            data["created"] = stamp
         if r.kind == "create":
             return client.post("/games", data=data, headers=r.headers)
         if r.kind == "delete":
@@ -396,7 +414,10 @@ class Fuzzer:
             if status in (409, 422) and r.kind in ("post", "legal", "raw", "create"):
                 assert 'role="alert"' in body, (r, status)  # the message, in place
                 if r.kind in ("post", "legal") and r.game == "live":
-                    assert pages.version(body) == before[0], (r, status)  # the fresh view
+                    if "its address now shows another game" in body:  # a wrong stamp only
+                        assert r.stamp not in ("current", "missing", ""), (r, status)
+                    else:
+                        assert pages.version(body) == before[0], (r, status)  # the fresh view
             return
         # Accepted: the game may have moved on, but exactly one step, and the stored log
         # must replay to the state the server keeps in its cache.

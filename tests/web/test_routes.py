@@ -233,8 +233,10 @@ def _requests_of_every_kind(game: GameActions) -> list[tuple[str, str, Any, Any,
     """(method, path, form, headers, expected status) covering every route and outcome."""
     game_id = game.new_solo()
     version = game.version(game_id)
+    stamp = game.stamp(game_id)
     place = pages.form_for(next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent))) | {
-        "version": str(version)
+        "version": str(version),
+        "created": stamp,
     }
     return [
         ("GET", "/", {}, {}, 200),
@@ -248,13 +250,20 @@ def _requests_of_every_kind(game: GameActions) -> list[tuple[str, str, Any, Any,
         ("GET", f"/games/{MISSING}", {}, HX, 404),
         ("GET", "/no/such/page", {}, {}, 404),
         ("GET", "/static/app.css", {}, {}, 200),
-        ("POST", f"/games/{game_id}/undo", {"version": str(version)}, {}, 422),
+        ("POST", f"/games/{game_id}/undo", {"version": str(version), "created": stamp}, {}, 422),
         ("POST", f"/games/{game_id}/actions", {"action": "reveal", "house": "p1"}, HX, 409),
         ("POST", f"/games/{game_id}/actions", place, HX, 200),
-        ("POST", f"/games/{game_id}/undo", {"version": str(version + 1)}, {}, 303),
+        (
+            "POST",
+            f"/games/{game_id}/undo",
+            {"version": str(version + 1), "created": stamp},
+            {},
+            303,
+        ),
         ("POST", "/games", {"mode": "solo"}, {}, 422),
         ("POST", "/games", SOLO_FORM, {}, 303),
-        ("POST", f"/games/{game_id}/delete", {}, {}, 303),
+        ("POST", f"/games/{game_id}/delete", {}, {}, 409),
+        ("POST", f"/games/{game_id}/delete", {"created": stamp}, {}, 303),
         ("GET", f"/games/{game_id}", {}, {}, 404),
         ("DELETE", f"/games/{MISSING}", {}, {}, 405),
     ]
@@ -532,11 +541,12 @@ def test_the_race_harness_lets_the_other_device_win(file_app, monkeypatch):
     game_id = game.new_solo()
     place = pages.form_for(next(a for a in game.legal(game_id) if isinstance(a, PlaceAgent)))
     other = pages.form_for([a for a in game.legal(game_id) if isinstance(a, PlaceAgent)][1])
+    stamp = game.stamp(game_id)
     answers = run_between_read_and_write(
         monkeypatch,
         lambda: (
             game.app.test_client()
-            .post(f"/games/{game_id}/actions", data=other | {"version": "0"})
+            .post(f"/games/{game_id}/actions", data=other | {"version": "0", "created": stamp})
             .status_code
         ),
     )
@@ -986,7 +996,7 @@ def test_htmx_sends_the_token_in_the_x_csrftoken_header(csrf_game, csrf_client):
     )
     assert response.status_code == 200
     assert pages.version(response.get_data(as_text=True)) == 1
-    undo = {"version": "1"}
+    undo = {"version": "1", "created": form.fields["created"]}
     response = csrf_client.post(
         f"/games/{game_id}/undo", data=undo, headers={**HX, "X-CSRFToken": meta}
     )

@@ -13,7 +13,7 @@ import pytest
 import qrcode  # type: ignore[import-untyped, unused-ignore]
 from PIL import Image
 
-from companion import vision
+from companion import services, vision
 from companion.vision.stickers import catalog_stickers
 from tests import database
 from tests.vision.images import bomb_png, refuse_decoding, small_png
@@ -93,14 +93,20 @@ def test_scan_refuses_junk_and_missing_photos_with_a_message(client):
 def test_a_scanned_card_is_offered_to_the_players_and_bought(game, client):
     game_id = game.new_2p()
     photo = qr_png(f"{HOST}/c/the_spice_must_flow/4")
-    offer = client.post(f"/games/{game_id}/scan", data=upload(photo))
+    offer = client.post(f"/games/{game_id}/scan", data=upload(photo, created=game.stamp(game_id)))
     body = offer.get_data(as_text=True)
     assert offer.status_code == 200
     assert "Bought by" in body and "+1 Victory Point" in body  # the Acquire reminder
     version = game.version(game_id)
     bought = client.post(
         f"/games/{game_id}/buy",
-        data={"house": "p2", "card": "the_spice_must_flow", "copy": "4", "version": str(version)},
+        data={
+            "house": "p2",
+            "card": "the_spice_must_flow",
+            "copy": "4",
+            "created": game.stamp(game_id),
+            "version": str(version),
+        },
     )
     assert bought.status_code == 303
     state = game.state(game_id, fresh=True)
@@ -112,8 +118,12 @@ def test_a_scanned_card_is_offered_to_the_players_and_bought(game, client):
 def test_the_same_sticker_read_again_at_once_is_ignored(game, client):
     game_id = game.new_2p()
     photo = qr_png(f"{HOST}/c/the_spice_must_flow/5")
-    first = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
-    again = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+    first = client.post(
+        f"/games/{game_id}/scan", data=upload(photo, live="1", created=game.stamp(game_id))
+    )
+    again = client.post(
+        f"/games/{game_id}/scan", data=upload(photo, live="1", created=game.stamp(game_id))
+    )
     assert first.status_code == 200
     assert again.status_code == 204
     # Both answers say where the code is, for the live camera's frame around it.
@@ -130,7 +140,13 @@ def test_a_copy_owned_by_another_player_asks_before_moving(game, client):
     version = game.version(game_id)
     client.post(
         f"/games/{game_id}/buy",
-        data={"house": "p1", "card": "the_spice_must_flow", "copy": "1", "version": str(version)},
+        data={
+            "house": "p1",
+            "card": "the_spice_must_flow",
+            "copy": "1",
+            "created": game.stamp(game_id),
+            "version": str(version),
+        },
     )
     refused = client.post(
         f"/games/{game_id}/buy",
@@ -138,6 +154,7 @@ def test_a_copy_owned_by_another_player_asks_before_moving(game, client):
             "house": "p2",
             "card": "the_spice_must_flow",
             "copy": "1",
+            "created": game.stamp(game_id),
             "version": str(game.version(game_id)),
         },
     )
@@ -151,6 +168,7 @@ def test_a_copy_owned_by_another_player_asks_before_moving(game, client):
             "card": "the_spice_must_flow",
             "copy": "1",
             "move": "on",
+            "created": game.stamp(game_id),
             "version": str(game.version(game_id)),
         },
     )
@@ -164,6 +182,7 @@ def test_a_stale_purchase_is_refused_and_applied_once(game, client):
         "house": "p1",
         "card": "the_spice_must_flow",
         "copy": "2",
+        "created": game.stamp(game_id),
         "version": str(game.version(game_id)),
     }
     assert client.post(f"/games/{game_id}/buy", data=form).status_code == 303
@@ -179,6 +198,7 @@ def test_the_manual_search_offers_the_first_free_copy(game, client):
             "house": "p1",
             "card": "the_spice_must_flow",
             "copy": "1",
+            "created": game.stamp(game_id),
             "version": str(game.version(game_id)),
         },
     )
@@ -238,7 +258,9 @@ def test_markup_in_a_code_is_shown_as_text_on_the_scan_page(client):
 def test_markup_in_a_code_is_shown_as_text_on_the_purchase_page(game, client):
     game_id = game.new_2p()
     response = client.post(
-        f"/games/{game_id}/scan", data=upload(qr_png(MARKUP)), headers={"HX-Request": "true"}
+        f"/games/{game_id}/scan",
+        data=upload(qr_png(MARKUP), created=game.stamp(game_id)),
+        headers={"HX-Request": "true"},
     )
     body = response.get_data(as_text=True)
     assert response.status_code == 200
@@ -264,7 +286,9 @@ def test_a_pixel_bomb_is_refused_before_decoding(client, no_decoding):
 
 def test_a_pixel_bomb_is_refused_in_a_game_too(game, client, no_decoding):
     game_id = game.new_2p()
-    response = client.post(f"/games/{game_id}/scan", data=upload(bomb_png(60_000, rows=1)))
+    response = client.post(
+        f"/games/{game_id}/scan", data=upload(bomb_png(60_000, rows=1), created=game.stamp(game_id))
+    )
     assert response.status_code == 422
     assert "too many pixels" in response.get_data(as_text=True)
 
@@ -312,22 +336,29 @@ def outcome_lines(body: str) -> list[str]:
 def buy_form(game, game_id: int, house: str, card: str, copy: int) -> dict[str, str]:
     """The purchase form's fields, at the game's current version."""
     version = str(game.version(game_id))
-    return {"house": house, "card": card, "copy": str(copy), "version": version}
+    stamp = game.stamp(game_id)
+    return {"house": house, "card": card, "copy": str(copy), "version": version, "created": stamp}
 
 
 def test_a_recognised_card_is_announced_above_its_offer(game, client):
     game_id = game.new_2p()
     photo = qr_png(f"{HOST}/c/the_spice_must_flow/6")
-    body = client.post(f"/games/{game_id}/scan", data=upload(photo)).get_data(as_text=True)
+    body = client.post(
+        f"/games/{game_id}/scan", data=upload(photo, created=game.stamp(game_id))
+    ).get_data(as_text=True)
     assert outcome_lines(body) == ["Read: The Spice Must Flow #6"]
     assert body.index("Read: The Spice Must Flow #6") < body.index("Bought by")
 
 
 def test_an_unknown_code_and_a_photo_without_codes_say_so_on_the_purchase_page(game, client):
     game_id = game.new_2p()
-    unknown = client.post(f"/games/{game_id}/scan", data=upload(qr_png("hello there")))
+    unknown = client.post(
+        f"/games/{game_id}/scan", data=upload(qr_png("hello there"), created=game.stamp(game_id))
+    )
     assert outcome_lines(unknown.get_data(as_text=True)) == ["Not one of our stickers: hello there"]
-    empty = client.post(f"/games/{game_id}/scan", data=upload(qr_png()))
+    empty = client.post(
+        f"/games/{game_id}/scan", data=upload(qr_png(), created=game.stamp(game_id))
+    )
     assert empty.status_code == 200
     assert outcome_lines(empty.get_data(as_text=True)) == [
         "No code found in that photo. Try closer, with more light, and without glare."
@@ -337,8 +368,10 @@ def test_an_unknown_code_and_a_photo_without_codes_say_so_on_the_purchase_page(g
 def test_a_photo_of_the_same_sticker_within_5_seconds_says_it_was_ignored(game, client):
     game_id = game.new_2p()
     photo = qr_png(f"{HOST}/c/foldspace/3")
-    client.post(f"/games/{game_id}/scan", data=upload(photo))
-    again = client.post(f"/games/{game_id}/scan", data=upload(photo)).get_data(as_text=True)
+    client.post(f"/games/{game_id}/scan", data=upload(photo, created=game.stamp(game_id)))
+    again = client.post(
+        f"/games/{game_id}/scan", data=upload(photo, created=game.stamp(game_id))
+    ).get_data(as_text=True)
     assert outcome_lines(again) == ["Foldspace #3 was read a moment ago: ignored."]
     assert "Bought by" not in again  # not offered a second time
 
@@ -347,7 +380,8 @@ def test_a_copy_someone_owns_is_announced_with_the_owner(game, client):
     game_id = game.new_2p()
     client.post(f"/games/{game_id}/buy", data=buy_form(game, game_id, "p1", "foldspace", 5))
     body = client.post(
-        f"/games/{game_id}/scan", data=upload(qr_png(f"{HOST}/c/foldspace/5"))
+        f"/games/{game_id}/scan",
+        data=upload(qr_png(f"{HOST}/c/foldspace/5"), created=game.stamp(game_id)),
     ).get_data(as_text=True)
     assert outcome_lines(body) == ["Foldspace #5 already belongs to Ann."]
     assert "Move it from Ann to Ben" in body
@@ -356,7 +390,8 @@ def test_a_copy_someone_owns_is_announced_with_the_owner(game, client):
 def test_a_card_not_bought_in_this_game_says_so(game, client):
     game_id = game.new_2p()
     body = client.post(
-        f"/games/{game_id}/scan", data=upload(qr_png(f"{HOST}/c/paul_atreides/1"))
+        f"/games/{game_id}/scan",
+        data=upload(qr_png(f"{HOST}/c/paul_atreides/1"), created=game.stamp(game_id)),
     ).get_data(as_text=True)
     assert outcome_lines(body) == ["Paul Atreides isn't bought in this game."]
 
@@ -409,7 +444,9 @@ def test_the_same_sticker_is_offered_again_once_5_seconds_have_passed(game, clie
     monkeypatch.setattr(scan_module, "utc_now", lambda: clock["now"])
 
     def offered() -> bool:
-        answer = client.post(f"/games/{game_id}/scan", data=upload(photo, live="1"))
+        answer = client.post(
+            f"/games/{game_id}/scan", data=upload(photo, live="1", created=game.stamp(game_id))
+        )
         return bool(answer.status_code == 200)
 
     assert offered()
@@ -433,10 +470,13 @@ def test_two_server_processes_share_the_repeat_filter(tmp_path):
         game_id = int(created.headers["Location"].rsplit("/", 2)[-2])
         photo = qr_png(f"{HOST}/c/foldspace/1")
         path = f"/games/{game_id}/scan"
-        one = first.test_client().post(path, data=upload(photo, live="1"))
-        other = second.test_client().post(path, data=upload(photo, live="1"))
+        with first.app_context():
+            stamp = services.load(game_id, first.extensions["catalog"]).created
+        one = first.test_client().post(path, data=upload(photo, live="1", created=stamp))
+        other = second.test_client().post(path, data=upload(photo, live="1", created=stamp))
         assert (one.status_code, other.status_code) == (200, 204)
-        elsewhere = second.test_client().post(path, data=upload(qr_png(f"{HOST}/c/foldspace/2")))
+        later = upload(qr_png(f"{HOST}/c/foldspace/2"), created=stamp)
+        elsewhere = second.test_client().post(path, data=later)
         assert "Read: Foldspace #2" in elsewhere.get_data(as_text=True)
     finally:
         dispose(first)
