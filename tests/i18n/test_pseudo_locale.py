@@ -143,7 +143,13 @@ def test_the_other_pages_of_a_game_pass_every_word_through_gettext(
     game = created.headers["Location"].removesuffix("/setup")
     actions = GameActions(pseudo_client.application, pseudo_client)
     solo_id = int(solo.rsplit("/", 1)[-1])
-    fields = {"version": actions.version(solo_id), "house": "p1", "card": "carryall", "copy": 1}
+    fields = {
+        "version": actions.version(solo_id),
+        "created": actions.stamp(solo_id),
+        "house": "p1",
+        "card": "carryall",
+        "copy": 1,
+    }
     assert pseudo_client.post(f"{solo}/buy", data=fields).status_code == 303
     assert 'id="purchases"' in pseudo_client.get(solo).get_data(as_text=True)
     allowed = proper_names(pseudo_client.application) | LATER

@@ -126,7 +126,7 @@ def test_a_card_name_is_escaped_and_marked_only_when_translated(ja_app: Flask) -
     with ja_app.test_request_context(headers={"Cookie": "lang=ja"}):
         assert card_name("Arrakeen") == "アラキーン " + EN_NAME.format("Arrakeen")
         assert card_name("Arrakeen", english=False) == "アラキーン"
-        beast = 'Glossu "The Beast" Rabban'  # no Japanese name in this catalog: as is
-        assert card_name(beast) == "Glossu &#34;The Beast&#34; Rabban"
+        unknown = 'A "made-up" card'  # no Japanese name in any catalog: as is
+        assert card_name(unknown) == "A &#34;made-up&#34; card"
     with ja_app.test_request_context(headers={"Cookie": "lang=en"}):
         assert card_name("Arrakeen") == "Arrakeen"
