@@ -27,7 +27,14 @@ from flask import (
     request,
 )
 from flask.typing import ResponseReturnValue
-from flask_babel import Domain, get_babel, get_locale, get_translations
+from flask_babel import (
+    Domain,
+    format_decimal,
+    format_percent,
+    get_babel,
+    get_locale,
+    get_translations,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
@@ -269,8 +276,22 @@ def install(app: Flask) -> None:
     app.add_template_filter(house_name)
     app.add_template_filter(translated)
     app.add_template_filter(card_text)
+    app.add_template_filter(decimal)
+    app.add_template_filter(percent)
     app.add_template_filter(card_name)
     app.add_template_filter(shown_text)
+
+
+def decimal(number: float, digits: int = 1, sign: bool = False) -> str:
+    """A number with `digits` decimals as the reader's language writes it (7.4, pl 7,4);
+    `sign` writes + before a positive one."""
+    body = "#,##0" + ("." + "0" * digits if digits else "")
+    return str(format_decimal(number, format=f"+{body};-{body}" if sign else body))
+
+
+def percent(rate: float) -> str:
+    """A share (0.62) as the reader's language writes a percentage (62%, fr 62 %)."""
+    return str(format_percent(rate))
 
 
 def card_text(text: str) -> str:
