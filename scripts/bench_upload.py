@@ -4,7 +4,8 @@
 
 A 40-megapixel JPEG (8400x4725, a `synth` scene enlarged, quality 90) with a sticker, and
 the same scene with no sticker (the worst case: every pass runs), are each decoded in a
-fresh process two ways:
+fresh process two ways (and issue 17's pixel bomb, a 30000x30000 PNG, the "after" way:
+refused from its header):
 
 - before: the pixels decoded whole (`cv2.IMREAD_GRAYSCALE`), then scanned (what an upload
   went through until the reduced decoding: `qr.decode` of that array is the same path);
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 SIZE = (8400, 4725)  # 39.7 megapixels, under qr.MAX_PIXELS
+BOMB = (30_000, 30_000)  # 900 megapixels, refused
 PAYLOAD = "http://192.168.1.20:5000/c/the_spice_must_flow/3"
 
 
@@ -59,15 +61,23 @@ def child(path: str, mode: str) -> dict[str, Any]:
     Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS
     before = _status("VmRSS")
     cpu, wall = time.process_time(), time.perf_counter()
-    if mode == "before":
-        gray = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
-        result = qr.decode(np.asarray(gray, np.uint8))
-    else:
-        result = vision.decode(data)
+    codes: list[str] = []
+    decoded: list[int] = []
+    refused = ""
+    try:
+        if mode == "before":
+            gray = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+            result = qr.decode(np.asarray(gray, np.uint8))
+        else:
+            result = vision.decode(data)
+        codes, decoded = [c.payload for c in result.codes], list(result.decoded)
+    except qr.ImageTooLarge as exc:  # the pixel bomb: refused from its header
+        refused = str(exc)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return {
-        "codes": [c.payload for c in result.codes],
-        "decoded": list(result.decoded),
+        "codes": codes,
+        "decoded": decoded,
+        "refused": refused,
         "peak_growth_mb": (_status("VmHWM") - before) / 1024,
         "cpu_ms": cpu * 1000,
         "wall_ms": wall * 1000,
@@ -86,6 +96,11 @@ def photos(folder: Path) -> dict[str, Path]:
         path = folder / f"{name.replace(' ', '-')}.jpg"
         large.save(path, format="JPEG", quality=90)
         made[name] = path
+    # Issue 17's pixel bomb: 30000x30000 blank pixels in a PNG of about 150 KB (its
+    # "before" would need 4.5 GB of memory: only the way uploads go now is measured).
+    bomb = folder / "bomb.png"
+    Image.new("1", BOMB).save(bomb, format="PNG", optimize=True)
+    made["pixel bomb (PNG)"] = bomb
     return made
 
 
@@ -102,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         for name, path in photos(Path(folder)).items():
             megabytes = path.stat().st_size / 1e6
-            for mode in ("before", "after"):
+            for mode in ("after",) if name.startswith("pixel bomb") else ("before", "after"):
                 runs = [
                     json.loads(
                         subprocess.run(
@@ -118,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                     "file_mb": round(megabytes, 2),
                     "codes": runs[0]["codes"],
                     "decoded": runs[0]["decoded"],
+                    "refused": runs[0]["refused"],
                     **{
                         key: round(statistics.median(r[key] for r in runs), 1)
                         for key in ("peak_growth_mb", "cpu_ms", "wall_ms")
@@ -132,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         f" {'CPU ms':>8} {'wall ms':>8}"
     )
     for name, r in results.items():
-        decoded = ",".join(f"1/{d}" for d in r["decoded"])
+        decoded = "refused" if r["refused"] else ",".join(f"1/{d}" for d in r["decoded"])
         print(
             f"{name:28} {len(r['codes']):>5} {decoded:>11} {r['peak_growth_mb']:>8.1f}"
             f" {r['cpu_ms']:>8.1f} {r['wall_ms']:>8.1f}"
