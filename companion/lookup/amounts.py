@@ -133,9 +133,7 @@ def _patterns(language: str) -> tuple[re.Pattern[str], ...]:
             re.compile(rf"(?<![\d.,A-Za-z]){NUMBER}(?P<tail>{words})"),
             # a word first, its number not the next amount's ('香料2ソラリ'): '剣+2', '勝利点10',
             # '策謀カードを1枚'
-            re.compile(
-                rf"(?P<lead>(?:{words})を?){NUMBER}(?!{_plain(language)})(?P<tail>枚?)"
-            ),
+            re.compile(rf"(?P<lead>(?:{words})を?){NUMBER}(?!{_plain(language)})(?P<tail>枚?)"),
         )
     # ko: the word first, then the number and a particle ('솔라리 2를') or '장' of cards
     return (re.compile(rf"(?<!\w)(?P<lead>(?:{words}) ?){NUMBER}(?P<tail>장?)"),)
