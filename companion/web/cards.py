@@ -50,7 +50,7 @@ from companion.cards.search import (
     space_facts,
 )
 from companion.lookup import Lookup, detail, load_lookup
-from companion.lookup.amounts import amounts
+from companion.lookup.amounts import Amount, amounts
 from companion.rules.catalog import (
     FACTION_NAMES,
     CardDef,
@@ -92,7 +92,10 @@ def lookup() -> Lookup:
     return current_app.extensions["card_lookup"]  # type: ignore[no-any-return]
 
 
-bp.add_app_template_filter(amounts, "amounts")  # cards/_macros.html's iconize()
+@bp.app_template_filter("amounts")  # cards/_macros.html's iconize()
+def shown_amounts(text: str) -> list[tuple[str, Amount | None]]:
+    """`text` cut around its amounts, as the page's language writes them."""
+    return amounts(text, language.current().code)
 
 
 # --- what the pages show ------------------------------------------------------------
