@@ -59,6 +59,13 @@ TEXT_KEYS: Final[frozenset[str]] = frozenset(
 SKIPPED_FILES: Final[frozenset[str]] = frozenset({"catalog.toml", "words.toml"})
 SKIPPED_FOLDERS: Final[frozenset[str]] = frozenset({"i18n"})
 NAME_KEYS: Final[frozenset[str]] = frozenset({"name", "title", "ability_name", "signet_name"})
+# A deck card named as a board space is (the Reserve card Foldspace) may have a name of its
+# own in a language: its name is a message of this context (companion.web.language.card_text
+# looks there first for these kinds; "card" stands for any of them).
+CARD_CONTEXT: Final[str] = "card"
+CARD_CONTEXT_KINDS: Final[frozenset[str]] = frozenset(
+    {"card", "imperium", "starter", "reserve", "control_the_spice", "intrigue"}
+)
 ORIGIN = re.compile(r"^origin: (seed \S+|web \S+|ours)\b")
 
 
@@ -122,11 +129,12 @@ def extract(
     keywords: object,
     comment_tags: object,
     options: Mapping[str, object],
-) -> Iterator[tuple[int, None, str, list[str]]]:
+) -> Iterator[tuple[int, str | None, str | tuple[str, str], list[str]]]:
     """Babel's extraction method for card_db TOML (babel-cards.cfg).
 
     Each text comes with the line of its record's `[[table]]` header and, as the comment
-    translators see, the record and key it belongs to.
+    translators see, the record and key it belongs to. A deck card's name that is also a
+    board space's comes a second time in context "card" (CARD_CONTEXT).
     """
     source = fileobj.read().decode("utf-8")
     name = getattr(fileobj, "name", "")
@@ -137,6 +145,20 @@ def extract(
         for number, line in enumerate(source.splitlines(), start=1)
         if re.match(r"^\[\[\w+\]\]", line)
     ]
-    for record, where, text in texts(tomllib.loads(source), kind_of(Path(name))):
+    path = Path(name)
+    kind = kind_of(path)
+    shared = _space_names(path.parents[1]) if kind in CARD_CONTEXT_KINDS else frozenset()
+    for record, where, text in texts(tomllib.loads(source), kind):
         line = headers[record] if record < len(headers) else 1
+        if where.endswith(" name") and text in shared:
+            yield line, "pgettext", (CARD_CONTEXT, text), [where]  # a name of its own
         yield line, None, text, [where]
+
+
+def _space_names(root: Path) -> frozenset[str]:
+    """The names of the board spaces of every set under card_db `root`."""
+    names: set[str] = set()
+    for path in root.glob("*/spaces.toml"):
+        with path.open("rb") as handle:
+            names.update(str(s["name"]) for s in tomllib.load(handle).get("space", []))
+    return frozenset(names)

@@ -203,7 +203,7 @@ def summary(game_id: int) -> ResponseReturnValue:
         influence_chart=influence_chart,
         sources=VP_SOURCES,
         leader_name=leader_name,
-        card_name=lambda cid: card_name(cards[cid].name) if cid in cards else cid,
+        card_name=lambda cid: card_name(cards[cid].name, kind="card") if cid in cards else cid,
         conflict_name=lambda cid: card_name(conflicts[cid].name) if cid in conflicts else cid,
         modes=MODES,
         difficulties=DIFFICULTY_NAMES,

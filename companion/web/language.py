@@ -294,10 +294,20 @@ def percent(rate: float) -> str:
     return str(format_percent(rate))
 
 
-def card_text(text: str) -> str:
-    """A text of card_db (a name, an effect, a ruling) in the reader's language."""
+def card_text(text: str, kind: str | None = None) -> str:
+    """A text of card_db (a name, an effect, a ruling) in the reader's language.
+
+    `kind`, a deck card's kind (or "card" for any), first looks for the name the card has
+    apart from the board space that shares its English name (cards.po's context "card",
+    companion/cards/i18n.py: the Reserve card Foldspace is 〈空間転移〉 in the Japanese
+    rulebook, the space 《宇宙航路》).
+    """
     if not text:
         return text
+    if kind in card_i18n.CARD_CONTEXT_KINDS:
+        found: str = _card_translations().upgettext(card_i18n.CARD_CONTEXT, text)
+        if found != text:
+            return found
     try:
         find: Callable[[str], str] = g.card_find  # looked up once per request
     except (AttributeError, RuntimeError):  # the request's first, or outside a request
@@ -316,6 +326,15 @@ def _card_find() -> Callable[[str], str]:
     return find
 
 
+def _card_translations() -> NullTranslations:
+    """The `cards` catalog of this request's language (none outside an app with languages)."""
+    domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
+    if not isinstance(domain, Domain):
+        return NullTranslations()
+    translations: NullTranslations = domain.get_translations()
+    return translations
+
+
 def _as_is(text: str) -> str:
     return text
 
@@ -327,12 +346,12 @@ def shown_text(text: str) -> str:
     return translated(text) if isinstance(text, Message) else card_text(text)
 
 
-def card_name(name: str, english: bool = True) -> Markup:
+def card_name(name: str, english: bool = True, kind: str | None = None) -> Markup:
     """A name of card_db (a card, space, leader, Conflict, Tech tile...) as a list, heading
     or dialog shows it: in the reader's language, with the English name beside it in small
     type when the two differ (players mix editions at the table). `english=False` leaves
     the English out, where the layout has no room for it (the board's spaces)."""
-    shown = card_text(name)
+    shown = card_text(name, kind)
     if not english or shown == name:
         return Markup(escape(shown))
     return Markup('{} <span class="en-name" lang="en">{}</span>').format(shown, name)

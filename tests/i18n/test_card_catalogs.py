@@ -83,3 +83,12 @@ def test_names_from_a_rulebook_are_on_the_line_it_cites(locale: str) -> None:
 
 def test_every_language_has_its_card_catalog() -> None:
     assert CARD_LOCALES == LOCALES
+
+
+def test_a_deck_card_named_as_a_space_has_a_name_of_its_own() -> None:
+    """The Japanese rulebook names the Reserve card Foldspace 〈空間転移〉 (seed 004, line 159)
+    and its board space 《宇宙航路》 (line 280): the card's name is a message of context
+    "card", the space's the plain one."""
+    ja = {(m.context, singular(m)): forms(m)[0] for m in messages("ja", "cards")}
+    assert ja[("card", "Foldspace")] == "空間転移"
+    assert ja[(None, "Foldspace")] == "宇宙航路"

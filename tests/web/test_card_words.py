@@ -130,3 +130,15 @@ def test_a_card_name_is_escaped_and_marked_only_when_translated(ja_app: Flask) -
         assert card_name(unknown) == "A &#34;made-up&#34; card"
     with ja_app.test_request_context(headers={"Cookie": "lang=en"}):
         assert card_name("Arrakeen") == "Arrakeen"
+
+
+def test_the_reserve_card_foldspace_and_its_space_have_their_own_japanese_names(
+    client: FlaskClient,
+) -> None:
+    """The rulebook's 〈空間転移〉 for the card and 《宇宙航路》 for the space (seed 004,
+    lines 159 and 280), from the real Japanese cards catalog."""
+    client.set_cookie("lang", "ja")
+    card = client.get("/cards/reserve/foldspace").get_data(as_text=True)
+    space = client.get("/cards/space/foldspace").get_data(as_text=True)
+    assert "空間転移" in card and "宇宙航路" not in card.split("<main", 1)[1].split("</h1>")[0]
+    assert "宇宙航路" in space
