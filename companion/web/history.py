@@ -24,7 +24,7 @@ from companion.rules.state import DIFFICULTIES
 from companion.stats import aggregate, bgstats, simulated, store, transfer
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
-from companion.web.language import card_name, card_text, house_name
+from companion.web.language import card_text, house_name
 from companion.web.present.panels import VP_SOURCES
 
 bp = Blueprint("history", __name__)
@@ -203,8 +203,8 @@ def summary(game_id: int) -> ResponseReturnValue:
         influence_chart=influence_chart,
         sources=VP_SOURCES,
         leader_name=leader_name,
-        card_name=lambda cid: card_name(cards[cid].name, kind="card") if cid in cards else cid,
-        conflict_name=lambda cid: card_name(conflicts[cid].name) if cid in conflicts else cid,
+        card_name=lambda cid: cards[cid].name if cid in cards else cid,
+        conflict_name=lambda cid: conflicts[cid].name if cid in conflicts else cid,
         modes=MODES,
         difficulties=DIFFICULTY_NAMES,
         bgstats_url=bgstats.create_play_url(record, leader_english),

@@ -37,7 +37,6 @@ from flask_babel import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from markupsafe import Markup, escape
 
 from companion.cards import i18n as card_i18n
 from companion.rules.actions import IllegalAction
@@ -278,7 +277,9 @@ def install(app: Flask) -> None:
     app.add_template_filter(card_text)
     app.add_template_filter(decimal)
     app.add_template_filter(percent)
-    app.add_template_filter(card_name)
+    # A card's name with its English beside it: HTML, so a macro of the templates.
+    macros = app.jinja_env.get_template("_card_name.html").module
+    app.add_template_filter(macros.card_name, "card_name")  # type: ignore[attr-defined]
     app.add_template_filter(shown_text)
 
 
@@ -344,17 +345,6 @@ def shown_text(text: str) -> str:
     engine Messages (companion/lookup, companion/cards/search.py), anything else is a text
     of card_db (a name, an effect, a ruling, a citation)."""
     return translated(text) if isinstance(text, Message) else card_text(text)
-
-
-def card_name(name: str, english: bool = True, kind: str | None = None) -> Markup:
-    """A name of card_db (a card, space, leader, Conflict, Tech tile...) as a list, heading
-    or dialog shows it: in the reader's language, with the English name beside it in small
-    type when the two differ (players mix editions at the table). `english=False` leaves
-    the English out, where the layout has no room for it (the board's spaces)."""
-    shown = card_text(name, kind)
-    if not english or shown == name:
-        return Markup(escape(shown))
-    return Markup('{} <span class="en-name" lang="en">{}</span>').format(shown, name)
 
 
 def page_translations() -> NullTranslations:

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.web import games as games_module
-from companion.web.language import TRANSLATIONS, card_name
+from companion.web.language import TRANSLATIONS
 from tests.web.conftest import GameActions, _fixed_seeds, dispose, make_app
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "card_db" / "i18n" / "glossary.ja.toml"
@@ -123,6 +123,7 @@ def test_the_log_shows_card_names_in_japanese_and_a_players_name_as_typed(
 
 
 def test_a_card_name_is_escaped_and_marked_only_when_translated(ja_app: Flask) -> None:
+    card_name = ja_app.jinja_env.filters["card_name"]  # templates/_card_name.html
     with ja_app.test_request_context(headers={"Cookie": "lang=ja"}):
         assert card_name("Arrakeen") == "アラキーン " + EN_NAME.format("Arrakeen")
         assert card_name("Arrakeen", english=False) == "アラキーン"
