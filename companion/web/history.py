@@ -67,8 +67,7 @@ def leader_name(leader_id: str) -> str:
     house."""
     if leader_id in ("", aggregate.HAGAL):
         return str(_("House Hagal"))
-    found = catalog().leaders.get(leader_id)
-    return card_text(found.name) if found else leader_id
+    return card_text(leader_english(leader_id))
 
 
 def leader_english(leader_id: str) -> str:

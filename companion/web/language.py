@@ -146,15 +146,16 @@ def refusal(exc: IllegalAction) -> str:
     return translated(Message(exc.message, **exc.values))
 
 
-def translated(text: str, lookup: Callable[[str], str] | None = None) -> str:
+def translated(text: str, lookup: Callable[[str], str] | None = None, names: bool = False) -> str:
     """An engine Message in the reader's language (its Message values too); other text as is.
 
-    `lookup` is the catalog's gettext, when a caller has it at hand for many lines.
+    `lookup` is the catalog's gettext, when a caller has it at hand for many lines; `names`
+    shows every text value through the `cards` catalog (a joined list of card_db names).
     """
     if not isinstance(text, Message):
         return text
     find = lookup or page_translations().ugettext
-    values = {k: shown_value(v, find, k) for k, v in text.values.items()}
+    values = {k: shown_value(v, find, k, names) for k, v in text.values.items()}
     wording: str = find(text.template)
     try:
         return wording % values if values else wording
@@ -175,36 +176,22 @@ CARD_VALUES = frozenset(
 RESOURCE_WORDS = {"solari": _l("Solari"), "spice": _l("spice"), "water": _l("water")}
 
 
-def shown_value(value: object, find: Callable[[str], str], key: str = "") -> object:
+def shown_value(
+    value: object, find: Callable[[str], str], key: str = "", names: bool = False
+) -> object:
     """A Message's value as shown: a word of the engine or a seat's default name translated,
-    a name of card_db (a value under one of CARD_VALUES) in the reader's language."""
+    a name of card_db (a value under one of CARD_VALUES, or any text of a list of them:
+    "Arrakeen, Carthag and Imperial Basin") in the reader's language."""
+    names = names or key in CARD_VALUES
     if isinstance(value, Message):
-        return _translated_names(value, find) if key in CARD_VALUES else translated(value, find)
-    if isinstance(value, str) and key in CARD_VALUES:
+        return translated(value, find, names)
+    if isinstance(value, str) and names:
         return card_text(value)
     if isinstance(value, str) and key == "resource" and value in RESOURCE_WORDS:
         return shown_label(RESOURCE_WORDS, value)
     if isinstance(value, str) and value in DEFAULT_HOUSE_NAMES:
         return find(value)
     return value
-
-
-def _translated_names(text: Message, find: Callable[[str], str]) -> str:
-    """A list of card_db names ("Arrakeen, Carthag and Imperial Basin", a joined Message):
-    its wording translated and each name through the `cards` catalog."""
-    values: dict[str, object] = {}
-    for k, v in text.values.items():
-        if isinstance(v, Message):
-            values[k] = _translated_names(v, find)
-        else:
-            values[k] = card_text(v) if isinstance(v, str) else v
-    wording: str = find(text.template)
-    if not values:
-        return wording
-    try:
-        return wording % values
-    except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder
-        return text
 
 
 def _local_path(target: str | None) -> str:
@@ -305,39 +292,29 @@ def card_text(text: str, kind: str | None = None) -> str:
     """
     if not text:
         return text
+    found = card_translations()
     if kind in card_i18n.CARD_CONTEXT_KINDS:
-        found: str = _card_translations().upgettext(card_i18n.CARD_CONTEXT, text)
-        if found != text:
-            return found
-    try:
-        find: Callable[[str], str] = g.card_find  # looked up once per request
-    except (AttributeError, RuntimeError):  # the request's first, or outside a request
-        find = _card_find()
-    return find(text)
+        own: str = found.upgettext(card_i18n.CARD_CONTEXT, text)
+        if own != text:
+            return own
+    shown: str = found.ugettext(text)
+    return shown
 
 
-def _card_find() -> Callable[[str], str]:
-    """The `cards` catalog's gettext for this request (kept in `g`), or the English."""
+def card_translations() -> NullTranslations:
+    """The `cards` catalog of this request's language, looked up once per request (kept in
+    `g`, as page_translations does); none outside an app with languages."""
+    in_request = has_request_context()
+    cached = g.get("card_translations") if in_request else None
+    if isinstance(cached, NullTranslations):
+        return cached
     domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
-    if not isinstance(domain, Domain):
-        return _as_is  # outside an app, or an app without languages
-    find: Callable[[str], str] = domain.get_translations().ugettext
-    if has_request_context():
-        g.card_find = find
-    return find
-
-
-def _card_translations() -> NullTranslations:
-    """The `cards` catalog of this request's language (none outside an app with languages)."""
-    domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
-    if not isinstance(domain, Domain):
-        return NullTranslations()
-    translations: NullTranslations = domain.get_translations()
-    return translations
-
-
-def _as_is(text: str) -> str:
-    return text
+    found: NullTranslations = (
+        domain.get_translations() if isinstance(domain, Domain) else NullTranslations()
+    )
+    if in_request:
+        g.card_translations = found
+    return found
 
 
 def shown_text(text: str) -> str:
