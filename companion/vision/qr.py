@@ -31,7 +31,7 @@ has the figures):
    candidate (finder-like shapes with no code) does not set this off. A second
    binarisation, a 2x upscale, or OpenCV's detectors there each added little and are off.
 
-An upload (encoded bytes) whose longest side is at least twice `Options.max_side` (a
+An upload (encoded bytes) whose longest side is longer than `Options.max_side` (a
 phone's 12-40 megapixel photo) is decoded reduced first: a JPEG by libjpeg's own scaling
 (`cv2.IMREAD_REDUCED_GRAYSCALE_2/4/8`), which never holds the full-size pixels, and the
 scans above that need no more than that run on it. Only while those are stuck are the
@@ -899,10 +899,11 @@ def _shrink(gray: Gray, factor: float) -> Gray:
     )
 
 
-def _levels(shape: tuple[int, ...], options: Options) -> list[int]:
-    """Downscale factors to scan at, in turn: large photos start smaller."""
+def _levels(shape: tuple[int, ...], options: Options, full: int = 1) -> list[int]:
+    """Downscale factors to scan at, in turn: large photos start smaller, then go as sharp
+    as `full` allows (1 = full size; an upload over FULL_PASS_PIXELS stops at 2 or 4)."""
     first = max(1, math.ceil(max(shape) / options.max_side))
-    levels = [first] + ([1] if first > 1 else [])
+    levels = [first] + ([full] if full < first else [])
     # Modules much wider than the threshold window (a close-up) read at lower scale.
     levels += [f for f in options.pyramid if f > first and min(shape) // f >= 64]
     return levels
@@ -946,20 +947,20 @@ class _Photo:
         ready = [r for r in self.pixels if r <= factor]
         if ready:
             return self.pixels[max(ready)], max(ready)
-        if self._data is None:  # not an upload: the full size is all there is
-            return self.pixels[1], 1
+        assert self._data is not None  # an array's full size is kept from the start
         # Only libjpeg decodes reduced without the full-size pixels; other formats are
         # decoded whole once (OpenCV would decode them whole for a reduction too).
         reduce = max(r for r in _REDUCED_FLAGS if r <= factor) if self._jpeg else 1
         return self._keep(reduce, _imdecode(self._data, reduce)), reduce
 
-    def largest_pass(self) -> int | None:
+    def largest_pass(self) -> int:
         """The reduction of the largest scan allowed for this photo (1 = full size, 2 =
-        half...): full size up to FULL_PASS_PIXELS; None if not even an eighth fits."""
+        half...): full size up to FULL_PASS_PIXELS (MAX_PIXELS, refused above, fits at a
+        quarter)."""
         if self._data is None:
             return 1
         pixels = self.shape[0] * self.shape[1]
-        return next((r for r in _REDUCED_FLAGS if pixels <= FULL_PASS_PIXELS * r * r), None)
+        return next(r for r in _REDUCED_FLAGS if pixels <= FULL_PASS_PIXELS * r * r)
 
 
 def decode(
@@ -978,25 +979,17 @@ def decode(
     photo = _Photo(image, options.clahe)
     found: list[_Read] = []
     failed = 0
-    scanned: list[float] = []  # the reductions scanned at
-
     # Later steps run only while something looked like a code but did not read, or
     # nothing was found at all.
     def stuck() -> bool:
         return failed > 0 or not found
 
-    for i, factor in enumerate(_levels(photo.shape, options)):
+    for i, factor in enumerate(_levels(photo.shape, options, photo.largest_pass())):
         if i and not stuck():
             break
-        if factor == 1:  # the full-size pass: within the pixel budget only
-            largest = photo.largest_pass()
-            if largest is None or (scanned and largest >= min(scanned)):
-                continue  # nothing sharper than what was scanned already
-            factor = largest
         gray, reduce = photo.at_most(factor)
         more, failed = _scan(_shrink(gray, factor / reduce), options.block, options.offset, options)
         _merge(found, _scaled(more, factor))
-        scanned.append(factor)
     # The fallbacks below work on the sharpest pixels decoded.
     reduce = min(photo.decoded)
     gray = photo.pixels[reduce]
