@@ -53,22 +53,20 @@ def _compiled(root: Path, locale: str) -> Translations | None:
     return Translations(buffer, DOMAIN)
 
 
-def load_card_languages(
-    root: Path = TRANSLATIONS, locales: tuple[str, ...] = SEARCH_LOCALES
-) -> dict[str, Gettext]:
+def load_card_languages(root: Path = TRANSLATIONS) -> dict[str, Gettext]:
     """The `cards` catalog's gettext of each locale that has one under `root`."""
     found: dict[str, Gettext] = {}
-    for locale in locales:
+    for locale in SEARCH_LOCALES:
         translations = _compiled(root, locale)
         if translations is not None:
             found[locale] = translations.gettext
     return found
 
 
-def stamp(root: Path = TRANSLATIONS, locales: tuple[str, ...] = SEARCH_LOCALES) -> tuple[int, ...]:
+def stamp(root: Path = TRANSLATIONS) -> tuple[int, ...]:
     """When each locale's `cards` catalog last changed (0: none), to notice a new one."""
     times: list[int] = []
-    for locale in locales:
+    for locale in SEARCH_LOCALES:
         for path in _paths(root, locale):
             times.append(path.stat().st_mtime_ns if path.is_file() else 0)
     return tuple(times)

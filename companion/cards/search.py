@@ -301,7 +301,6 @@ class Item:
     # and as written (`other_written`, same order).
     other_names: tuple[str, ...] = ()
     other_written: tuple[str, ...] = ()
-    language: str = ENGLISH  # the reader's language this variant is for
     written: str = ""  # the name in that language as written ("" when the English one)
 
     @property
@@ -646,7 +645,6 @@ def _variant(
         other_written=tuple(other_written),
         texts=texts,
         haystack=haystack,
-        language=language,
         written=own_written,
     )
 
@@ -935,6 +933,7 @@ class SearchIndex:
             if found is not None:
                 tier, text, position = found
                 centrality = _centrality(item, text, named.rest or needles, position, spelled)
+                # The name of another language that matched, as written.
                 other = position is not None and position >= item.own_names
                 name = item.name_written(position) if other and position is not None else None
                 ranked.append((tier, centrality, item.order, Hit(item, tier, text, name)))

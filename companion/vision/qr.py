@@ -979,6 +979,7 @@ def decode(
     photo = _Photo(image, options.clahe)
     found: list[_Read] = []
     failed = 0
+
     # Later steps run only while something looked like a code but did not read, or
     # nothing was found at all.
     def stuck() -> bool:

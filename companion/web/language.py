@@ -39,6 +39,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion.cards import i18n as card_i18n
+from companion.cards import languages as card_languages
 from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Message
 from companion.web.htmx import error_answer
@@ -46,10 +47,10 @@ from companion.web.htmx import error_answer
 # The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py),
 # through a Domain per app (app.extensions), as a Domain keeps the catalogs it has read.
 CARD_WORDS = "card_words"
+TRANSLATIONS = card_languages.TRANSLATIONS  # the catalogs, of both domains
 COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # browsers keep a cookie at most 400 days
 DEFAULT = "en"
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 log = logging.getLogger(__name__)
 
 
