@@ -58,8 +58,3 @@ def test_a_command_that_fails_is_reported_with_its_seed(
     assert "FAILED (simulator, seed 30000); reproduce with:" in out
     assert "X=1 " in out and "--seed 30000" in out
     assert sweep._run("fine", {}, [sys.executable, "-c", "pass"], quiet=True)
-
-
-def test_the_commit_gives_a_seed_of_its_own(sweep: ModuleType) -> None:
-    seed = sweep.commit_seed()
-    assert 3 <= seed < 100_000 and seed == sweep.commit_seed()
