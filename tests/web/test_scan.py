@@ -97,16 +97,9 @@ def test_a_scanned_card_is_offered_to_the_players_and_bought(game, client):
     body = offer.get_data(as_text=True)
     assert offer.status_code == 200
     assert "Bought by" in body and "+1 Victory Point" in body  # the Acquire reminder
-    version = game.version(game_id)
     bought = client.post(
         f"/games/{game_id}/buy",
-        data={
-            "house": "p2",
-            "card": "the_spice_must_flow",
-            "copy": "4",
-            "created": game.stamp(game_id),
-            "version": str(version),
-        },
+        data=buy_form(game, game_id, "p2", "the_spice_must_flow", 4),
     )
     assert bought.status_code == 303
     state = game.state(game_id, fresh=True)
@@ -137,40 +130,20 @@ def test_the_same_sticker_read_again_at_once_is_ignored(game, client):
 
 def test_a_copy_owned_by_another_player_asks_before_moving(game, client):
     game_id = game.new_2p()
-    version = game.version(game_id)
     client.post(
         f"/games/{game_id}/buy",
-        data={
-            "house": "p1",
-            "card": "the_spice_must_flow",
-            "copy": "1",
-            "created": game.stamp(game_id),
-            "version": str(version),
-        },
+        data=buy_form(game, game_id, "p1", "the_spice_must_flow", 1),
     )
     refused = client.post(
         f"/games/{game_id}/buy",
-        data={
-            "house": "p2",
-            "card": "the_spice_must_flow",
-            "copy": "1",
-            "created": game.stamp(game_id),
-            "version": str(game.version(game_id)),
-        },
+        data=buy_form(game, game_id, "p2", "the_spice_must_flow", 1),
     )
     assert refused.status_code == 422
     assert "confirm to move" in refused.get_data(as_text=True)
     assert "Move it from" in refused.get_data(as_text=True)
     moved = client.post(
         f"/games/{game_id}/buy",
-        data={
-            "house": "p2",
-            "card": "the_spice_must_flow",
-            "copy": "1",
-            "move": "on",
-            "created": game.stamp(game_id),
-            "version": str(game.version(game_id)),
-        },
+        data=buy_form(game, game_id, "p2", "the_spice_must_flow", 1) | {"move": "on"},
     )
     assert moved.status_code == 303
     assert game.state(game_id, fresh=True).owner("the_spice_must_flow", 1) == "p2"
@@ -178,13 +151,7 @@ def test_a_copy_owned_by_another_player_asks_before_moving(game, client):
 
 def test_a_stale_purchase_is_refused_and_applied_once(game, client):
     game_id = game.new_2p()
-    form = {
-        "house": "p1",
-        "card": "the_spice_must_flow",
-        "copy": "2",
-        "created": game.stamp(game_id),
-        "version": str(game.version(game_id)),
-    }
+    form = buy_form(game, game_id, "p1", "the_spice_must_flow", 2)
     assert client.post(f"/games/{game_id}/buy", data=form).status_code == 303
     assert client.post(f"/games/{game_id}/buy", data=form).status_code == 409
     assert game.state(game_id, fresh=True).house("p1").vp == 1
@@ -194,13 +161,7 @@ def test_the_manual_search_offers_the_first_free_copy(game, client):
     game_id = game.new_2p()
     client.post(
         f"/games/{game_id}/buy",
-        data={
-            "house": "p1",
-            "card": "the_spice_must_flow",
-            "copy": "1",
-            "created": game.stamp(game_id),
-            "version": str(game.version(game_id)),
-        },
+        data=buy_form(game, game_id, "p1", "the_spice_must_flow", 1),
     )
     body = client.get(f"/games/{game_id}/buy?q=spice+must").get_data(as_text=True)
     assert 'name="copy" value="2"' in body
