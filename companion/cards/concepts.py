@@ -82,7 +82,12 @@ class ConceptDef:
 
     @property
     def paragraphs(self) -> tuple[str, ...]:
-        return tuple(p.strip() for p in self.rule.split("\n\n") if p.strip())
+        return paragraphs(self.rule)
+
+
+def paragraphs(text: str) -> tuple[str, ...]:
+    """A rule's paragraphs (split by a blank line in concepts.toml)."""
+    return tuple(p.strip() for p in text.split("\n\n") if p.strip())
 
 
 def _strs(raw: Mapping[str, object], key: str) -> tuple[str, ...]:

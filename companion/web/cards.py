@@ -33,7 +33,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from jinja2_fragments.flask import render_block
 
-from companion.cards.concepts import ConceptDef
+from companion.cards.concepts import ConceptDef, paragraphs
 from companion.cards.index import CONCEPT, KIND_NAMES
 from companion.cards.search import (
     ICON_NAMES,
@@ -60,7 +60,6 @@ from companion.rules.catalog import (
     LeaderDef,
     SpaceDef,
     TechDef,
-    TrackDef,
 )
 from companion.web import language
 from companion.web.htmx import error_answer, is_htmx
@@ -158,12 +157,17 @@ def _helpers(found: Lookup) -> dict[str, object]:
     names = {key: card_text(name) for key, name in english.items()}
     return {
         "reward_text": lambda w: reward_words(w, names),
-        "hagal_facts": lambda h: [translated(f) for f in hagal_facts(h, english)],
+        "hagal_facts": _hagal_lines,
         "snippet": lambda hit: snippet(hit, names),
-        "paragraphs": lambda text: [p.strip() for p in card_text(text).split("\n\n") if p.strip()],
+        "paragraphs": lambda text: paragraphs(card_text(text)),
         "names": names,
         "L": _labels(),
     }
+
+
+def _hagal_lines(card: HagalCardDef) -> list[str]:
+    """What a House Hagal card does, sentence by sentence, in the reader's language."""
+    return [translated(f) for f in hagal_facts(card, lookup().space_names)]
 
 
 def snippet(hit: Hit, names: Mapping[str, str]) -> tuple[str, str] | None:
@@ -181,14 +185,12 @@ def snippet(hit: Hit, names: Mapping[str, str]) -> tuple[str, str] | None:
 
 
 def _snippet_text(item: Item, text: Text, names: Mapping[str, str]) -> str:
+    """The texts search.py composes from typed fields, composed again in the reader's
+    language; a field's own text (an effect, an explanation) through the cards catalog."""
     r = item.entry.record
     label = text.label
-    if label == "Explanation":
-        return card_text(item.entry.explanation)
     if isinstance(r, CardDef):
         return _card_text(r, label) or card_text(text.text)
-    if isinstance(r, IntrigueDef) and label in ("Plot", "Combat", "Endgame"):
-        return card_text(getattr(r, label.lower()))
     if isinstance(r, IntrigueDef) and label == "Type":
         return listed([_(INTRIGUE_TYPE_NAMES[t]) for t in r.types])
     if isinstance(r, ConflictDef) and label in PLACES:
@@ -201,11 +203,9 @@ def _snippet_text(item: Item, text: Text, names: Mapping[str, str]) -> str:
         return _tech_text(r, label) or card_text(text.text)
     if isinstance(r, SpaceDef):
         return _space_text(r, label) or card_text(text.text)
-    if isinstance(r, TrackDef):
-        return _track_text(r, label) or card_text(text.text)
     if isinstance(r, HagalCardDef) and label == "Card":
-        return " ".join(translated(f) for f in hagal_facts(r, lookup().space_names))
-    return card_text(text.text)  # a concept's rule or ruling: texts of card_db
+        return " ".join(_hagal_lines(r))
+    return card_text(text.text)  # a field's own text
 
 
 def _card_text(r: CardDef, label: str) -> str:
@@ -222,8 +222,7 @@ def _card_text(r: CardDef, label: str) -> str:
         facts += [_("Infiltration")] if r.infiltration else []
         facts += [_("Unload")] if r.unload else []
         return listed(facts)
-    found = {"Agent": r.agent, "Acquire": r.acquire, "Rules": r.special}.get(label)
-    return card_text(found) if found else ""
+    return ""
 
 
 def _leader_text(r: LeaderDef, label: str) -> str:
@@ -231,7 +230,7 @@ def _leader_text(r: LeaderDef, label: str) -> str:
         return f"{card_text(r.signet_name)}: {card_text(r.signet_text)}"
     if label == "Ability":
         return f"{card_text(r.ability_name)}: {card_text(r.ability_text)}"
-    return card_text(r.rival_explanation) if label == "As a Rival" else ""
+    return ""
 
 
 def _tech_text(r: TechDef, label: str) -> str:
@@ -239,13 +238,10 @@ def _tech_text(r: TechDef, label: str) -> str:
         return str(_("%(n)s spice", n=r.cost))
     if label == "Mark":
         return str(_("Rivals may acquire it"))
-    found = {"Acquire": r.acquire, "Ability": r.ability, "Rival": r.rival_rule}.get(label)
-    return card_text(found) if found else ""
+    return ""
 
 
 def _space_text(r: SpaceDef, label: str) -> str:
-    if label == "Effects":
-        return card_text(r.effects)
     if label == "Space":
         return " ".join(translated(f) for f in space_facts(r))
     if label == "Icon":
@@ -254,15 +250,6 @@ def _space_text(r: SpaceDef, label: str) -> str:
             return str(_("%(icon)s icon, Faction space", icon=icon))
         return str(_("%(icon)s icon", icon=icon))
     return ""
-
-
-def _track_text(r: TrackDef, label: str) -> str:
-    if label == "Effects":
-        return card_text(r.effects)
-    if label == "Rival":
-        return card_text(r.rival_rule)
-    step = next((s for s in r.steps if f"Step {s.step}" == label), None)
-    return card_text(step.effects) if step is not None else ""
 
 
 def _not_found(message: str) -> ResponseReturnValue:
