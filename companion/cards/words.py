@@ -15,6 +15,7 @@ import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Final, get_args
 
@@ -143,8 +144,8 @@ class Words:
     aliases: Mapping[str, str] = field(default_factory=dict)
     kinds: tuple[tuple[str, str], ...] = ()  # (folded words, kind), longest words first
     places: tuple[tuple[str, str], ...] = ()  # (folded words, place), longest words first
-    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # "kind:id" -> names
-    # The same names by the language whose table gives them: a reader's own come first.
+    # More names of items ("kind:id" -> folded names) by the language whose table gives
+    # them: a reader's own come first.
     names_by_language: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
 
     def own_names(self, language: str, key: str) -> tuple[str, ...]:
@@ -173,9 +174,10 @@ class Words:
         yield from self.aliases
         for phrase, _kind in (*self.kinds, *self.places):
             yield from phrase.split()
-        for names in self.names.values():
-            for name in names:
-                yield from name.split()
+        for table in self.names_by_language.values():
+            for names in table.values():
+                for name in names:
+                    yield from name.split()
 
 
 def _split(table: tuple[tuple[str, str], ...], folded: str) -> tuple[str, str] | None:
@@ -201,14 +203,14 @@ def _strings(value: object) -> list[str]:
     return []
 
 
-def words_from(data: Mapping[str, object]) -> Words:
-    """Words from the parsed file (languages merged; unusable values left out)."""
+def words_from(data: Mapping[str, object], *more: Mapping[str, object]) -> Words:
+    """Words from the parsed file and `more` tables of the same shape (languages merged;
+    unusable values left out)."""
     aliases: dict[str, str] = {}
     kinds: list[tuple[str, str]] = []
     places: list[tuple[str, str]] = []
-    names: dict[str, list[str]] = {}
     by_language: dict[str, dict[str, tuple[str, ...]]] = {}
-    for code, language in data.items():
+    for code, language in chain(data.items(), *(m.items() for m in more)):
         if not isinstance(language, Mapping):
             continue
         for short, full in _table(language, "aliases").items():
@@ -218,16 +220,13 @@ def words_from(data: Mapping[str, object]) -> Words:
             kinds += [(_normalize(s), kind) for s in _strings(said)]
         for place, said in _table(language, "places").items():
             places += [(_normalize(s), place) for s in _strings(said)]
-        for key, more in _table(language, "names").items():
-            folded = tuple(_normalize(s) for s in _strings(more))
-            names.setdefault(key, []).extend(folded)
-            by_language.setdefault(code, {})[key] = folded
+        for key, said in _table(language, "names").items():
+            by_language.setdefault(code, {})[key] = tuple(_normalize(s) for s in _strings(said))
     by_length = lambda pair: (-len(pair[0]), pair[0])  # noqa: E731
     return Words(
         aliases=aliases,
         kinds=tuple(sorted(kinds, key=by_length)),
         places=tuple(sorted(places, key=by_length)),
-        names={key: tuple(found) for key, found in names.items()},
         names_by_language=by_language,
     )
 
@@ -262,17 +261,7 @@ def glossary_words(root: Path) -> dict[str, dict[str, dict[str, list[str]]]]:
 def load_words(root: Path) -> Words:
     """The words of `root/words.toml` (none when the file is missing), with the kinds and
     places the glossaries name in each language."""
-    data: dict[str, object] = dict(_read(root))
-    for code, tables in glossary_words(root).items():
-        given = data.get(code)
-        language: dict[str, object] = dict(given) if isinstance(given, Mapping) else {}
-        for table, terms in tables.items():
-            merged = {key: list(_strings(v)) for key, v in _table(language, table).items()}
-            for key, said in terms.items():
-                merged[key] = [*merged.get(key, []), *said]
-            language[table] = merged
-        data[code] = language
-    return words_from(data)
+    return words_from(_read(root), glossary_words(root))
 
 
 def problems(root: Path, catalog: Catalog) -> list[str]:
