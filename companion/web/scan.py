@@ -427,15 +427,18 @@ def _live_codes(upload: Upload) -> dict[str, str]:
     return {"X-Scan-Codes": json.dumps(where, separators=(",", ":"))}
 
 
+def _scan_again(view: services.GameView) -> ResponseReturnValue:
+    """The purchase page, saying the game moved on since this page was shown (409)."""
+    return _buy_page(view, [], [], _("The game changed on another screen: scan again."), status=409)
+
+
 @bp.post("/games/<int:game_id>/scan")
 def game_scan(game_id: int) -> ResponseReturnValue:
     view = _game_view(game_id)
     try:
         stamp = forms.created(request.form, game_id)
     except forms.MissingStamp:
-        return _buy_page(
-            view, [], [], _("The game changed on another screen: scan again."), status=409
-        )
+        return _scan_again(view)
     if stamp != view.created:  # the page showed a deleted game that had this id
         raise services.OtherGame(game_id)
     upload = _read_upload()
@@ -478,13 +481,7 @@ def buy(game_id: int) -> ResponseReturnValue:
             created=forms.created(request.form, game_id),
         )
     except services.StaleVersion:
-        return _buy_page(
-            _game_view(game_id),
-            [],
-            [],
-            _("The game changed on another screen: scan again."),
-            status=409,
-        )
+        return _scan_again(_game_view(game_id))
     except IllegalAction as exc:
         fresh = _game_view(game_id)
         card_id = request.form.get("card", "")
