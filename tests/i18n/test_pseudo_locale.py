@@ -12,7 +12,7 @@ in brackets too. A new English word on these pages fails the test.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from html import unescape
 from pathlib import Path
 from types import SimpleNamespace
@@ -123,14 +123,23 @@ def english_left(html: str) -> set[str]:
     return {w.rstrip("'\u2019-") for w in words}
 
 
+def assert_translated(
+    client: FlaskClient, urls: Iterable[str], allowed: set[str], status: int | None = 200
+) -> None:
+    """Each page answers `status` (None: any) with no English word outside `allowed`."""
+    for url in urls:
+        answer = client.get(url)
+        assert status is None or answer.status_code == status, url
+        left = english_left(answer.get_data(as_text=True)) - allowed
+        assert (url, sorted(left)) == (url, [])
+
+
 def test_the_game_pages_pass_every_word_through_gettext(pseudo_client: FlaskClient) -> None:
     created = pseudo_client.post("/games", data=SOLO_FORM)
     game = created.headers["Location"].removesuffix("/setup")
     allowed = proper_names(pseudo_client.application) | LATER
-    for url in ("/", "/games/new", f"{game}/setup", game, f"{game}/live", "/no-such-page"):
-        answer = pseudo_client.get(url)
-        left = english_left(answer.get_data(as_text=True)) - allowed
-        assert (url, sorted(left)) == (url, [])
+    urls = ("/", "/games/new", f"{game}/setup", game, f"{game}/live", "/no-such-page")
+    assert_translated(pseudo_client, urls, allowed, status=None)
 
 
 def test_the_other_pages_of_a_game_pass_every_word_through_gettext(
@@ -155,11 +164,7 @@ def test_the_other_pages_of_a_game_pass_every_word_through_gettext(
     allowed = proper_names(pseudo_client.application) | LATER
     pages = (game, f"{game}/live", f"{game}/fix", f"{solo}/fix", f"{solo}/delete", f"{solo}/buy")
     bought = (solo, f"{solo}/buy?q=carry", f"{solo}/buy?bought=carryall/1")
-    for url in (*pages, *bought, "/history", "/stats", "/scan"):
-        answer = pseudo_client.get(url)
-        assert answer.status_code == 200, url
-        left = english_left(answer.get_data(as_text=True)) - allowed
-        assert (url, sorted(left)) == (url, [])
+    assert_translated(pseudo_client, (*pages, *bought, "/history", "/stats", "/scan"), allowed)
 
 
 def _first_of_each_kind(app: Flask) -> list[str]:
@@ -276,11 +281,7 @@ def test_a_played_game_passes_every_word_through_gettext(
     urls = [f"/games/{game_id}/live", f"/games/{game_id}/rounds/1"]
     if state.phase == "ended":  # its record: leaders, Conflicts won, cards bought
         urls += ["/history", f"/games/{game_id}/summary", "/stats"]
-    for url in urls:
-        answer = pseudo_client.get(url)
-        assert answer.status_code == 200, url
-        left = english_left(answer.get_data(as_text=True)) - allowed
-        assert (url, sorted(left)) == (url, [])
+    assert_translated(pseudo_client, urls, allowed)
     undone = actions.undo(game_id, htmx=True)  # what to put back on the board, in words
     assert undone.status_code == 200 and 'id="board-changes"' in undone.get_data(as_text=True)
     left = english_left(undone.get_data(as_text=True)) - allowed
