@@ -44,6 +44,8 @@ from companion.rules.state import (
     DIFFICULTIES,
     DREADNOUGHTS,
     MAX_INFLUENCE,
+    MODES,
+    MULTIPLAYER,
     TRACK_TOP,
     TROOPS_PER_HOUSE,
     UNKNOWN_TILE,
@@ -95,6 +97,19 @@ def make_setup(
             ),
             difficulty=difficulty,
             options=options or Options(),
+            sets=sets,
+        )
+    if mode in MULTIPLAYER:
+        players = MULTIPLAYER[mode]  # type: ignore[index]
+        names = ("Ann", "Ben", "Cal", "Dee")
+        picked = rng.sample(leaders, players)
+        return Setup(  # no Rival: the solo and two-player options don't apply (IX p.8)
+            mode=mode,  # type: ignore[arg-type]
+            seed=seed,
+            humans=tuple(SeatSetup(names[i], picked[i], colors[i]) for i in range(players)),
+            rivals=(),
+            first_player=rng.randrange(players),
+            options=Options(epic=options.epic) if options else Options(),
             sets=sets,
         )
     humans = rng.sample(leaders, 2)
@@ -396,7 +411,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="python -m companion.sim", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--mode", choices=("solo", "2p"), default="solo")
+    parser.add_argument("--mode", choices=MODES, default="solo")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default="mentat")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--brutal", action="store_true", help="Brutal Escalation")

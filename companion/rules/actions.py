@@ -116,7 +116,8 @@ class SetTiebreak:
 class CornerTheMarket:
     """At the end: a human plays Corner the Market with this many The Spice Must Flow cards.
 
-    `other` is the other human's count in a two-player game; solo Rivals count as two each.
+    `other` is the most any one opponent holds with two to four players (the other
+    player's count in a two-player game); solo Rivals count as two each.
     """
 
     house: str

@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.rules.actions import ACTION_TYPES, Action, IllegalAction
 from companion.rules.i18n import N_
-from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
+from companion.rules.state import DIFFICULTIES, MODES, Options, SeatSetup, Setup
 
 _BY_NAME: dict[str, type[Action]] = {t.__name__: t for t in ACTION_TYPES}
 _INT_FIELDS = {"delta", "spice", "solari", "water", "garrison", "own", "other", "copy"}
@@ -102,7 +102,7 @@ def decode_setup(data: Mapping[str, Any]) -> Setup:
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in (seed, first)):
             raise IllegalAction(N_("Seed and first player must be whole numbers."))
         mode = data["mode"]
-        if mode not in ("solo", "2p"):
+        if mode not in MODES:
             raise IllegalAction(N_("Unknown mode."))
         sets = data.get("sets", ["base"])
         if not isinstance(sets, list | tuple) or not all(isinstance(x, str) for x in sets):

@@ -91,7 +91,7 @@ def _resolve_combat(draft: Draft, task: Task) -> None:
     assert draft.conflict is not None
     conflict = draft.catalog.conflicts[draft.conflict]
     power = _strengths(draft.houses.values())
-    places = placements(power, four_players=len(draft.houses) >= 4)
+    places = placements(power, four_players=draft.setup.players == 4)
     draft.emit("combat", None, card=draft.conflict, strengths=power, places=places)
     tasks: list[Task] = []
     for place in PLACES:

@@ -147,6 +147,7 @@ def corner_the_market(draft: Draft, action: CornerTheMarket) -> None:
         raise IllegalAction(N_("Corner the Market was already played."))
     if not (0 <= action.own <= 10 and 0 <= action.other <= 10):
         raise IllegalAction(N_("Count The Spice Must Flow cards: 0 to 10."))
+    # With two to four players `other` is the most that any one opponent holds [FAQ].
     others = [2 for _ in draft.rivals()] if draft.solo else [action.other]
     gained = 0
     if action.own >= 2:

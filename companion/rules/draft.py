@@ -122,7 +122,8 @@ class Draft:
         self.ledger.append(VpEntry(house_id, delta, source, self.round, note))
 
     def deciders(self) -> str:
-        """Who decides for a rival: "you" in solo [RB p.20]; the First Player in two-player."""
+        """Who decides for a rival: "you" in solo [RB p.20]; the First Player in two-player.
+        (Three and four players have no rival.)"""
         return self.humans()[0] if self.solo else self.first
 
     def humans(self) -> list[str]:

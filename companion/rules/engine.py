@@ -55,7 +55,7 @@ from companion.rules.setup import (
     starting_houses,
     swordmaster_round,
 )
-from companion.rules.state import GameState, Setup, Task
+from companion.rules.state import GameState, Setup, Task, VpEntry
 
 __all__ = [
     "DIFFICULTY",
@@ -95,6 +95,10 @@ def new_game(setup: Setup, catalog: Catalog) -> GameState:
         bonus_spice={s.id: 0 for s in catalog.board(setup.sets).values() if s.maker},
     )
     draft = Draft(state)
+    for house in houses:
+        if house.vp:
+            # The Score marker's starting space [RB p.4, G2]: the ledger accounts for it.
+            draft.ledger.append(VpEntry(house.id, house.vp, "start", 0))
     draft.hagal_deck = hagal_cards(setup, catalog)
     if setup.options.physical_hagal:
         draft.hagal_deck.sort()

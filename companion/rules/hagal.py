@@ -457,7 +457,7 @@ def _queue_swords(draft: Draft, task: Task) -> None:
     and say so in the log; a setting asks for a troop as RB p.19 words it.
     """
     rivals = [hid for hid in draft.order() if not draft.house(hid).is_human]
-    if not draft.solo:
+    if draft.setup.mode == "2p":
         rivals = ["hagal"]
     brutal = draft.setup.options.brutal_escalation and draft.conflict_level == 3
     need_troops = draft.setup.options.swords_need_troops

@@ -74,10 +74,10 @@ def _reveal_conflict(draft: Draft, task: Task) -> None:
 
 
 def _end_turn(draft: Draft, task: Task) -> None:
+    """After a turn, hand the turn on [RB p.8]."""
     # Two players: House Hagal acts after each Agent turn of the First Player, while it
     # has an Agent left [RB p.19].
-    """After a turn, hand the turn on [RB p.8]."""
-    if not draft.solo and task.house == draft.first and task.ref == "agent":
+    if draft.setup.mode == "2p" and task.house == draft.first and task.ref == "agent":
         hid = "hagal"
         if draft.house(hid).agents_left > 0 and not draft.house(hid).passed:
             draft.turn = hid

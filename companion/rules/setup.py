@@ -3,11 +3,13 @@ and the Conflict deck [RB pp.4-5, p.19 Two-Player, p.20 Solo; IX p.10 Epic]."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.draft import Draft
 from companion.rules.i18n import N_, Message, joined
-from companion.rules.state import ConflictSlot, House, Setup
+from companion.rules.state import MODES, MULTIPLAYER, ConflictSlot, House, Setup
 
 # Difficulty table [RB p.20]: rival garrison, rival Intrigue, conflict cards above the
 # rival Swordmasters (= the round they arrive), 5-Solari Mentat.
@@ -37,12 +39,14 @@ def swordmaster_round(setup: Setup) -> int | None:
 
 def check_setup(setup: Setup, catalog: Catalog) -> None:
     """Raise IllegalAction listing every problem of a setup, or return if there is none."""
-    if setup.mode not in ("solo", "2p"):
+    if setup.mode not in MODES:
         problems: list[str] = [Message(N_("Unknown mode %(mode)r."), mode=setup.mode)]
     elif setup.mode == "solo":
         problems = _solo_problems(setup, catalog)
-    else:
+    elif setup.mode == "2p":
         problems = _two_player_problems(setup)
+    else:
+        problems = _multiplayer_problems(setup)
     problems += _seat_problems(setup, catalog)
     if "base" not in setup.sets or any(s not in ("base", "ix") for s in setup.sets):
         problems.append(Message(N_("Unknown card sets.")))
@@ -95,6 +99,39 @@ def _two_player_problems(setup: Setup) -> list[str]:
     return problems
 
 
+def _multiplayer_problems(setup: Setup) -> list[str]:
+    """Three or four players: no Rival and none of the solo or two-player rules [RB p.19-20;
+    IX p.8-9]."""
+    problems: list[str] = []
+    players = MULTIPLAYER[setup.mode]
+    if len(setup.humans) != players or setup.rivals:
+        problems.append(
+            Message(
+                N_("A game of %(players)s players has %(players)s players and no Rivals."),
+                players=players,
+            )
+        )
+    if setup.difficulty is not None:
+        problems.append(Message(N_("Difficulty applies to solo games only.")))
+    if not 0 <= setup.first_player < max(1, len(setup.humans)):
+        problems.append(Message(N_("The first player must be one of the players.")))
+    options = setup.options
+    if options.brutal_escalation or options.churn:
+        problems.append(
+            Message(
+                N_(
+                    "Brutal Escalation and the Imperium Row churn are solo variants "
+                    "(Rise of Ix rulebook p.9)."
+                )
+            )
+        )
+    if options.physical_hagal or options.hagal_dreadnought_home or options.epic_rivals_standard:
+        problems.append(
+            Message(N_("House Hagal and the Rivals play only in solo and two-player games."))
+        )
+    return problems
+
+
 def _seat_problems(setup: Setup, catalog: Catalog) -> list[str]:
     """Leaders known, in the sets played and used once; colors and names for every seat."""
     problems: list[str] = []
@@ -127,10 +164,16 @@ def starting_houses(setup: Setup) -> tuple[tuple[House, ...], str]:
     if setup.mode == "solo":
         # The Rival on your left takes the First Player marker [RB p.20].
         return humans + _solo_rivals(setup), "r1"
+    first = f"p{setup.first_player + 1}"
+    if setup.multiplayer:
+        # In a 4-player game each Score marker starts on the 1 space, otherwise on 0 [RB
+        # p.4, G2]; `engine.new_game` writes that VP in the ledger.
+        start_vp = 1 if setup.players == 4 else 0
+        return tuple(replace(h, vp=start_vp) for h in humans), first
     seat = setup.rivals[0]
     # House Hagal: three Agents, no troops in its garrison, no resources [RB p.19].
     hagal = House(id="hagal", kind="hagal", name=seat.name, leader="", color=seat.color, agents=3)
-    return (*humans, hagal), f"p{setup.first_player + 1}"
+    return (*humans, hagal), first
 
 
 def _solo_rivals(setup: Setup) -> tuple[House, ...]:

@@ -12,13 +12,16 @@ from typing import Literal
 
 from companion.rules.catalog import FACTIONS, Catalog
 
-Mode = Literal["solo", "2p"]
+Mode = Literal["solo", "2p", "3p", "4p"]
+MODES: tuple[Mode, ...] = ("solo", "2p", "3p", "4p")
+# Three or four players at the table and no House Hagal: every seat is a human's.
+MULTIPLAYER: dict[Mode, int] = {"3p": 3, "4p": 4}
 Difficulty = Literal["mercenary", "sardaukar", "mentat", "kwisatz"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("mercenary", "sardaukar", "mentat", "kwisatz")
 Phase = Literal["round_start", "agents", "combat", "makers", "recall", "ended"]
 HouseKind = Literal["human", "rival", "hagal"]
 VpSource = Literal[
-    "conflict", "influence", "alliance", "exchange", "card", "tech", "endgame", "manual"
+    "start", "conflict", "influence", "alliance", "exchange", "card", "tech", "endgame", "manual"
 ]
 
 FACTION_INDEX: dict[str, int] = {f: i for i, f in enumerate(FACTIONS)}
@@ -68,6 +71,7 @@ class Setup:
 
     Solo: one human and two rivals, the first rival sitting on the human's left.
     Two players: two humans in clockwise order and House Hagal (its leader is "").
+    Three and four players: that many humans in clockwise order and no rivals.
     """
 
     mode: Mode
@@ -75,7 +79,7 @@ class Setup:
     humans: tuple[SeatSetup, ...]
     rivals: tuple[SeatSetup, ...]
     difficulty: Difficulty | None = None
-    first_player: int = 0  # two players: index into humans
+    first_player: int = 0  # two to four players: index into humans
     options: Options = Options()
     sets: tuple[str, ...] = ("base",)
 
@@ -83,6 +87,17 @@ class Setup:
     def vp_to_end(self) -> int:
         """10 VP end the game [RB p.12], 12 in an Epic game [IX p.10]."""
         return VP_TO_END_EPIC if self.options.epic else VP_TO_END
+
+    @property
+    def players(self) -> int:
+        """How many people play: 1 to 4."""
+        return len(self.humans)
+
+    @property
+    def multiplayer(self) -> bool:
+        """Three or four players, no House Hagal: none of the solo and two-player rules
+        apply [RB p.19-20; IX p.8]."""
+        return self.mode in MULTIPLAYER
 
 
 @dataclass(frozen=True, slots=True)

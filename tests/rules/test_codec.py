@@ -220,7 +220,7 @@ def test_malformed_seats_are_refused(humans):
     assert refused_setup(data).startswith("Malformed game setup")
 
 
-@pytest.mark.parametrize("mode", [5, "3p", None])
+@pytest.mark.parametrize("mode", [5, "5p", None])
 def test_an_unknown_mode_is_refused(mode):
     data = good_setup()
     data["mode"] = mode

@@ -262,7 +262,7 @@ BAD_SETUPS = {
     "empty name": (_solo_with(humans=(SeatSetup("  ", "paul_atreides", "green"),)), "a name"),
     "unknown set": (_solo_with(sets=("base", "immortality")), "Unknown card sets"),
     "no base set": (_solo_with(sets=("ix",)), "Unknown card sets"),
-    "unknown mode": (_solo_with(mode="4p"), "Unknown mode"),
+    "unknown mode": (_solo_with(mode="5p"), "Unknown mode"),
     "2p with difficulty": (
         replace(two_player_setup(), difficulty="mentat"),
         "Difficulty applies to solo games only",
