@@ -100,11 +100,11 @@ def make_setup(
             sets=sets,
         )
     if mode in MULTIPLAYER:
-        players = MULTIPLAYER[mode]  # type: ignore[index]
+        players = MULTIPLAYER[mode]
         names = ("Ann", "Ben", "Cal", "Dee")
         picked = rng.sample(leaders, players)
         return Setup(  # no Rival: the solo and two-player options don't apply (IX p.8)
-            mode=mode,  # type: ignore[arg-type]
+            mode=mode,
             seed=seed,
             humans=tuple(SeatSetup(names[i], picked[i], colors[i]) for i in range(players)),
             rivals=(),
