@@ -99,18 +99,18 @@ def _two_player_problems(setup: Setup) -> list[str]:
     return problems
 
 
+SEATS_PROBLEM = {
+    "3p": N_("A three-player game has three players and no Rivals."),
+    "4p": N_("A four-player game has four players and no Rivals."),
+}
+
+
 def _multiplayer_problems(setup: Setup) -> list[str]:
     """Three or four players: no Rival and none of the solo or two-player rules [RB p.19-20;
     IX p.8-9]."""
     problems: list[str] = []
-    players = MULTIPLAYER[setup.mode]
-    if len(setup.humans) != players or setup.rivals:
-        problems.append(
-            Message(
-                N_("A game of %(players)s players has %(players)s players and no Rivals."),
-                players=players,
-            )
-        )
+    if len(setup.humans) != MULTIPLAYER[setup.mode] or setup.rivals:
+        problems.append(Message(SEATS_PROBLEM[setup.mode]))
     if setup.difficulty is not None:
         problems.append(Message(N_("Difficulty applies to solo games only.")))
     if not 0 <= setup.first_player < max(1, len(setup.humans)):
