@@ -12,6 +12,8 @@ import re
 import pytest
 from markupsafe import escape
 
+from companion.db import db
+from companion.db.models import Game
 from companion.rules.actions import IllegalAction
 from companion.rules.setup import drawn_first_player
 from companion.web.forms import setup_from
@@ -235,7 +237,8 @@ def test_the_default_page_posted_for_three_or_four_players_makes_that_game(game,
     """No typing: players named Player 1.., the rulebook's four first-game leaders (p.4, D),
     four different colors, the first player drawn by the app."""
     fields = _page_fields(client, mode)
-    state = game.state(game.create(fields, seed=7))
+    game_id = game.create(fields, seed=7)
+    state = game.state(game_id)
     setup = state.setup
     players = int(mode[0])
     assert setup.mode == mode and setup.rivals == ()
@@ -249,6 +252,8 @@ def test_the_default_page_posted_for_three_or_four_players_makes_that_game(game,
     assert [h.id for h in state.houses] == [f"p{n}" for n in range(1, players + 1)]
     # RB p.4, G2: in a 4-player game each Score marker starts on 1.
     assert {h.vp for h in state.houses} == {1 if players == 4 else 0}
+    # The game's title names the players, no House Hagal.
+    assert game.view(game_id).title == " & ".join(h.name for h in setup.humans)
 
 
 @pytest.mark.parametrize("mode", ["3p", "4p"])
@@ -384,3 +389,30 @@ def test_the_page_offers_three_and_four_players_with_their_seats(client):
     assert re.search(
         r'data-modes="solo">\s*<fieldset class="choice-row">\s*<legend>Difficulty', html
     )
+
+
+@pytest.mark.parametrize(("mode", "label"), [("3p", "Three players"), ("4p", "Four players")])
+def test_home_and_delete_pages_name_the_mode(game, client, mode, label):
+    game_id = game.create(MULTIPLAYER_FORMS[mode])
+    home = client.get("/").get_data(as_text=True)
+    assert re.search(rf"<span>{label} · Round 1 ·", home)
+    delete = client.get(f"/games/{game_id}/delete").get_data(as_text=True)
+    assert f'<p class="muted">{label} · Round 1 ·' in delete
+
+
+def test_the_home_pages_mode_filter_lists_every_mode(game, client):
+    game_id = game.create(FOUR_PLAYER_FORM)
+    with game.app.app_context():  # the filter shows once a game has ended
+        db.session.get(Game, game_id).status = "ended"
+        db.session.commit()
+    home = client.get("/").get_data(as_text=True)
+    found = re.search(r'<select name="mode">(.*?)</select>', home, re.S)
+    assert found is not None
+    options = re.findall(r'<option value="(\w*)">([^<]+)</option>', found.group(1))
+    assert options == [
+        ("", "Any"),
+        ("solo", "Solo"),
+        ("2p", "Two players"),
+        ("3p", "Three players"),
+        ("4p", "Four players"),
+    ]
