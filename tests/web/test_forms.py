@@ -382,10 +382,8 @@ def test_the_page_offers_three_and_four_players_with_their_seats(client):
         assert f'name="first_player_{mode}" value="draw" checked' in found.group(1)
     # The Rivals' options are not shown for three or four players.
     for name in ("physical_hagal", "hagal_dreadnought_home", "epic_rivals_standard"):
-        label = re.search(
-            rf'<label class="check"([^>]*)><input type="checkbox" name="{name}"', html
-        )
-        assert label is not None and "3p" not in label.group(1), name
+        box = re.search(rf'<label class="check"([^>]*)><input type="checkbox" name="{name}"', html)
+        assert box is not None and "3p" not in box.group(1), name
     assert re.search(
         r'data-modes="solo">\s*<fieldset class="choice-row">\s*<legend>Difficulty', html
     )
@@ -403,7 +401,9 @@ def test_home_and_delete_pages_name_the_mode(game, client, mode, label):
 def test_the_home_pages_mode_filter_lists_every_mode(game, client):
     game_id = game.create(FOUR_PLAYER_FORM)
     with game.app.app_context():  # the filter shows once a game has ended
-        db.session.get(Game, game_id).status = "ended"
+        row = db.session.get(Game, game_id)
+        assert row is not None
+        row.status = "ended"
         db.session.commit()
     home = client.get("/").get_data(as_text=True)
     found = re.search(r'<select name="mode">(.*?)</select>', home, re.S)
