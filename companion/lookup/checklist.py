@@ -35,10 +35,6 @@ def _(message: str, **values: object) -> str:
     return str(gettext(message, **values))
 
 
-def _n(singular: str, plural: str, num: int, **values: object) -> str:
-    return str(ngettext(singular, plural, num, **values))
-
-
 def _as_stored(text: str) -> str:
     return text
 
@@ -124,10 +120,13 @@ def _board(setup: Setup, catalog: Catalog, names: Names, state: GameState | None
 def _rival_swordmasters(setup: Setup, arrival: int) -> str:
     """Where the Rivals' Swordmasters wait [RB p.20]."""
     if setup.options.physical_conflicts:
-        return _n(
-            "Slide both Rivals' Swordmasters (third Agents) under the top Conflict card.",
-            "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s Conflict cards.",
-            arrival,
+        return str(
+            ngettext(
+                "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s Conflict card.",
+                "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s "
+                "Conflict cards.",
+                arrival,
+            )
         )
     return _(
         "Keep both Rivals' Swordmasters aside: the app gives them their third Agent in "
@@ -231,7 +230,7 @@ def _player(setup: Setup, catalog: Catalog, names: Names, house: House) -> list[
         )
     items += [
         _("Shuffle your starting deck and put it face down to the left of your Leader."),
-        _n(
+        ngettext(
             "Put %(num)s Agent on your Leader and your Swordmaster (third Agent) next to "
             "the board.",
             "Put %(num)s Agents on your Leader and your Swordmaster (third Agent) next to "
@@ -245,16 +244,16 @@ def _player(setup: Setup, catalog: Catalog, names: Names, house: House) -> list[
             strength=house.strength,
         ),
         _("Put one of your cubes on the bottom space of each Faction's Influence track."),
-        _n(
+        ngettext(
             "Put %(num)s troop in your garrison; the other cubes stay in your supply.",
             "Put %(num)s troops in your garrison; the other cubes stay in your supply.",
             house.garrison,
         ),
-        _n("Take %(num)s water.", "Take %(num)s water.", house.water),
+        ngettext("Take %(num)s water.", "Take %(num)s water.", house.water),
     ]
     if house.intrigue:
         items.append(
-            _n(
+            ngettext(
                 "Epic game: draw %(num)s Intrigue card (Rise of Ix rulebook p.10).",
                 "Epic game: draw %(num)s Intrigue cards (Rise of Ix rulebook p.10).",
                 house.intrigue,
@@ -270,7 +269,7 @@ def _player(setup: Setup, catalog: Catalog, names: Names, house: House) -> list[
         )
     if "ix" in setup.sets:
         items.append(
-            _n(
+            ngettext(
                 "Put your %(num)s dreadnought in your supply and your Freighter disc on the "
                 "bottom space of the Shipping track (Rise of Ix rulebook p.3).",
                 "Put your %(num)s dreadnoughts in your supply and your Freighter disc on the "
@@ -300,7 +299,7 @@ def _rival(setup: Setup, house: House) -> list[str]:
     if not hagal:
         items.append(_("It uses only the Signet ability of its Leader (the right side)."))
     items.append(
-        _n(
+        ngettext(
             "Put its %(num)s Agent near its supply.",
             "Put its %(num)s Agents near its supply.",
             house.agents,
@@ -320,7 +319,7 @@ def _rival(setup: Setup, house: House) -> list[str]:
     items.append(_("Put one of its cubes on the bottom space of each Faction's Influence track."))
     if house.garrison:
         items.append(
-            _n(
+            ngettext(
                 "Put %(num)s troop in its garrison; the other cubes stay in its supply.",
                 "Put %(num)s troops in its garrison; the other cubes stay in its supply.",
                 house.garrison,
@@ -329,10 +328,10 @@ def _rival(setup: Setup, house: House) -> list[str]:
     else:
         items.append(_("It starts with no troops in its garrison: its cubes stay in its supply."))
     if house.water:
-        items.append(_n("Give it %(num)s water.", "Give it %(num)s water.", house.water))
+        items.append(ngettext("Give it %(num)s water.", "Give it %(num)s water.", house.water))
     if house.intrigue:
         items.append(
-            _n(
+            ngettext(
                 "Deal it %(num)s Intrigue card.",
                 "Deal it %(num)s Intrigue cards.",
                 house.intrigue,
@@ -342,7 +341,7 @@ def _rival(setup: Setup, house: House) -> list[str]:
         items.append(_("It takes no resources (rulebook p.19)."))
     if "ix" in setup.sets:
         items.append(
-            _n(
+            ngettext(
                 "Put its %(num)s dreadnought in its supply and its Freighter disc on the "
                 "bottom space of the Shipping track (Rise of Ix rulebook pp.3, 8).",
                 "Put its %(num)s dreadnoughts in its supply and its Freighter disc on the "
