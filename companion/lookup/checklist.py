@@ -122,7 +122,8 @@ def _rival_swordmasters(setup: Setup, arrival: int) -> str:
     if setup.options.physical_conflicts:
         return str(
             ngettext(
-                "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s Conflict card.",
+                "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s "
+                "Conflict card.",
                 "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s "
                 "Conflict cards.",
                 arrival,
