@@ -27,7 +27,15 @@ from companion.rules.actions import (
     Voice,
 )
 from companion.rules.setup import drawn_first_player
-from companion.rules.state import DIFFICULTIES, MODES, MULTIPLAYER, Options, SeatSetup, Setup
+from companion.rules.state import (
+    DIFFICULTIES,
+    MODES,
+    MULTIPLAYER,
+    Mode,
+    Options,
+    SeatSetup,
+    Setup,
+)
 from companion.web.language import house_name
 
 MAX_TEXT = 80
@@ -141,9 +149,10 @@ def _flag(form: Mapping[str, str], name: str) -> bool:
 
 def setup_from(form: Mapping[str, str], seed: int) -> Setup:
     """Build a setup from the new-game form; the engine checks the rules of it."""
-    mode = _text(form, "mode")
-    if mode not in MODES:
+    chosen = _text(form, "mode")
+    if chosen not in MODES:
         raise IllegalAction(_("Choose solo, two, three or four players."))
+    mode = MODES[MODES.index(chosen)]  # the Mode itself, typed
     expansion = _text(form, "expansion", "base")
     if expansion not in EXPANSIONS:
         raise IllegalAction(_("Choose the base game or the base game with Rise of Ix."))
@@ -198,11 +207,11 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
 
 
 def _multiplayer_setup(
-    form: Mapping[str, str], mode: str, seed: int, options: Options, sets: tuple[str, ...]
+    form: Mapping[str, str], mode: Mode, seed: int, options: Options, sets: tuple[str, ...]
 ) -> Setup:
     """Three or four players, each with a name, a color and a leader, in clockwise order;
     the first player chosen or drawn from the seed [RB pp.4-5, D, G and H]."""
-    players = MULTIPLAYER[mode]  # type: ignore[index]
+    players = MULTIPLAYER[mode]
     humans = []
     for n in range(1, players + 1):
         unnamed = f"Player {n}"
@@ -218,7 +227,7 @@ def _multiplayer_setup(
     first = form.get(f"first_player_{mode}", DRAW)
     drawn = first == DRAW
     return Setup(
-        mode=mode,  # type: ignore[arg-type]
+        mode=mode,
         seed=seed,
         humans=tuple(humans),
         rivals=(),
