@@ -131,6 +131,8 @@ def title_for(setup: Setup, catalog: Catalog) -> Message:
         return found.name if found else lid
 
     players = " & ".join(s.name for s in setup.humans)
+    if setup.multiplayer:  # no House Hagal, no Rivals: the players are the title
+        return Message(N_("%(players)s"), players=players)
     if setup.mode != "solo":
         return Message(N_("%(players)s vs House Hagal"), players=players)
     names = [leader(s.leader) for s in setup.rivals]

@@ -7,21 +7,28 @@ request, so in its language).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from flask_babel import gettext, ngettext
 
 from companion.rules.catalog import Catalog
 from companion.rules.hagal import hagal_cards
 from companion.rules.ix import STACKS
-from companion.rules.setup import DIFFICULTY
-from companion.rules.state import UNKNOWN_TILE, GameState, SeatSetup, Setup
+from companion.rules.setup import (
+    CONFLICT_LEVELS,
+    EPIC_LEVELS,
+    IMPERIUM_ROW,
+    mentat_cost,
+    starting_houses,
+    swordmaster_round,
+    table_houses,
+)
+from companion.rules.state import UNKNOWN_TILE, VP_TO_END, GameState, House, Setup
 
 # Where the Rise of Ix board spaces are (Ix rulebook p.3 and p.12).
 OVERLAY_SPACES = ("smuggling", "interstellar_shipping")
 IX_BOARD_SPACES = ("dreadnought", "tech_negotiation")
 HUNDRO = "hundro_moritani"  # waits for the others' Epic Intrigue card (Ix rulebook p.10)
-EPIC_GARRISON = 5  # instead of 3 (Ix rulebook p.10)
 
 
 def _(message: str, **values: object) -> str:
@@ -53,50 +60,80 @@ def _leader(catalog: Catalog, names: Names, leader_id: str) -> str:
     return names.card(found.name) if found else leader_id
 
 
-def _player(setup: Setup, catalog: Catalog, names: Names, seat: SeatSetup) -> dict[str, object]:
-    """What a player's set-up line names: name, leader, colour and starting troops."""
-    return {
-        "name": names.house(seat.name),
-        "leader": _leader(catalog, names, seat.leader),
-        "color": _color(seat.color),
-        "troops": EPIC_GARRISON if setup.options.epic else 3,
-    }
-
-
 def checklist(
     setup: Setup, catalog: Catalog, state: GameState | None = None, names: Names | None = None
 ) -> list[tuple[str, list[str]]]:
     """Sections of set-up steps, in the order the table does them (rulebook pp.4-5, 19-20;
-    Rise of Ix rulebook pp.3, 8, 10). With the game's `state`, the Tech tiles the app
-    turned face up are named; `names` shows the houses' and card_db's names."""
+    Rise of Ix rulebook pp.3, 8, 10): the board, then one section per house written from
+    the houses the engine starts with (`rules.setup.table_houses`), then who starts. With
+    the game's `state`, the Tech tiles the app turned face up are named; `names` shows the
+    houses' and card_db's names."""
     names = names or Names()
+    houses = table_houses(setup)
+    sections = [(_("Board"), _board(setup, catalog, names, state))]
+    for house in houses:
+        sections.append((_title(house, catalog, names), _house(setup, catalog, names, house)))
+    sections.append((_("Start"), _start(setup, houses, names)))
+    return sections
+
+
+# -- the board ------------------------------------------------------------------------------
+
+
+def _board(setup: Setup, catalog: Catalog, names: Names, state: GameState | None) -> list[str]:
     ix = "ix" in setup.sets
     board = [
         *(_ix_cards(catalog) if ix else []),
         _(
-            "Lay out the board, the Imperium Row (5 cards), the Reserve stacks and the shuffled "
-            "Intrigue deck (rulebook p.4)."
+            "Lay out the board, the Imperium Row (%(row)s cards), the Reserve stacks and the "
+            "shuffled Intrigue deck (rulebook p.4).",
+            row=IMPERIUM_ROW,
         ),
         *(_ix_board(setup, catalog, names, state) if ix else []),
         _("Put the Mentat on its space and the four Alliance tokens on the Influence tracks."),
     ]
-    if setup.mode == "solo":
-        return [
-            (_("Board"), board + _solo_board(setup, catalog, names)),
-            (_("Rivals"), _solo_rivals(setup, catalog, names)),
-            (_("You"), _solo_you(setup, catalog, names)),
-            (_("Start"), _solo_start(setup, names)),
-        ]
-    return [
-        (_("Board"), [*board, _conflicts(setup), _hagal_deck(setup, catalog, names)]),
-        (_("Houses"), _houses(setup, catalog, names)),
-        (_("Start"), _two_player_start(setup, names)),
-    ]
+    cost = mentat_cost(setup)
+    if cost != mentat_cost(replace(setup, difficulty=None)):  # the 5 Solari token
+        board.append(
+            _(
+                "Place the %(cost)s Solari token on the Mentat space: it costs %(cost)s "
+                "Solari this game.",
+                cost=cost,
+            )
+        )
+    board.append(_conflicts(setup))
+    arrival = swordmaster_round(setup)
+    if arrival is not None:
+        board.append(_rival_swordmasters(setup, arrival))
+    if setup.mode in ("solo", "2p"):
+        board.append(_hagal_deck(setup, catalog, names))
+    else:
+        board.append(
+            _(
+                "Leave the House Hagal cards and their rules sheet in the box: they are for "
+                "solo and two-player games."
+            )
+        )
+    return board
 
 
-def _difficulty(setup: Setup) -> dict[str, int]:
-    assert setup.difficulty is not None
-    return DIFFICULTY[setup.difficulty]
+def _rival_swordmasters(setup: Setup, arrival: int) -> str:
+    """Where the Rivals' Swordmasters wait [RB p.20]."""
+    if setup.options.physical_conflicts:
+        return str(
+            ngettext(
+                "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s "
+                "Conflict card.",
+                "Slide both Rivals' Swordmasters (third Agents) under the top %(num)s "
+                "Conflict cards.",
+                arrival,
+            )
+        )
+    return _(
+        "Keep both Rivals' Swordmasters aside: the app gives them their third Agent in "
+        "round %(n)s.",
+        n=arrival,
+    )
 
 
 def _conflicts(setup: Setup) -> str:
@@ -104,6 +141,34 @@ def _conflicts(setup: Setup) -> str:
     if setup.options.physical_conflicts:
         return _conflict_deck(setup)
     return _("The app draws the Conflict cards: each round, take the card it names from the box.")
+
+
+def _conflict_deck(setup: Setup) -> str:
+    """The physical Conflict deck (rulebook p.4; Ix rulebook p.3; Epic: Ix rulebook p.10)."""
+    if setup.options.epic:
+        epic = dict(EPIC_LEVELS)
+        return _(
+            "Build the Conflict deck from the base and Rise of Ix Conflict cards, without "
+            "Conflict I: %(three)s Conflict III at the bottom, %(two)s random Conflict II on "
+            "top (Rise of Ix rulebook p.10).",
+            three=epic[3],
+            two=epic[2],
+        )
+    counts = dict(CONFLICT_LEVELS)
+    values = {"three": counts[3], "two": counts[2], "one": counts[1]}
+    if "ix" in setup.sets:
+        return _(
+            "Build the Conflict deck from the base and Rise of Ix Conflict cards: %(three)s "
+            "random Conflict III at the bottom, %(two)s random Conflict II on top, %(one)s "
+            "random Conflict I on top; the Conflict III left over goes back to the box (Rise "
+            "of Ix rulebook p.3).",
+            **values,
+        )
+    return _(
+        "Build the Conflict deck: %(three)s Conflict III at the bottom, %(two)s random "
+        "Conflict II on top, %(one)s random Conflict I on top.",
+        **values,
+    )
 
 
 def _hagal_deck(setup: Setup, catalog: Catalog, names: Names) -> str:
@@ -126,180 +191,235 @@ def _hagal_deck(setup: Setup, catalog: Catalog, names: Names) -> str:
     )
 
 
-def _solo_board(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
-    """The Mentat's cost, the Conflict deck and the House Hagal deck of a solo game."""
-    diff = _difficulty(setup)
-    board = []
-    if diff["mentat_cost"] == 5:
-        board.append(
-            _("Place the 5 Solari token on the Mentat space: it costs 5 Solari this game.")
-        )
-    board.append(_conflicts(setup))
-    if setup.options.physical_conflicts:
-        board.append(
+# -- the houses -----------------------------------------------------------------------------
+
+
+def _title(house: House, catalog: Catalog, names: Names) -> str:
+    """A house's section title: who it is, its leader and its colour."""
+    values = {
+        "name": names.house(house.name),
+        "leader": _leader(catalog, names, house.leader),
+        "color": _color(house.color),
+    }
+    if house.kind == "hagal":
+        return _("%(name)s in %(color)s", **values)
+    if house.id == "r1":
+        return _("%(name)s, the Rival on your left: %(leader)s in %(color)s", **values)
+    if house.id == "r2":
+        return _("%(name)s, the Rival on your right: %(leader)s in %(color)s", **values)
+    return _("%(name)s plays %(leader)s in %(color)s", **values)
+
+
+def _house(setup: Setup, catalog: Catalog, names: Names, house: House) -> list[str]:
+    """What one house takes, every number from the house the engine starts with (and, for
+    a player, `table_houses`' share the engine does not track) [RB pp.4-5, E-G; p.19
+    Two-Player; p.20 Solo; IX p.3, p.10 Epic]."""
+    if house.is_human:
+        return _player(setup, catalog, names, house)
+    return _rival(setup, house)
+
+
+def _player(setup: Setup, catalog: Catalog, names: Names, house: House) -> list[str]:
+    epic = setup.options.epic
+    items = []
+    if epic:
+        items.append(
             _(
-                "Slide both Rivals' Swordmasters (third Agents) under the top %(n)s "
-                "Conflict cards.",
-                n=diff["swordmaster_round"],
+                "Epic game: swap one Dune, the Desert Planet in your starting deck for "
+                "Control the Spice (Rise of Ix rulebook p.10)."
+            )
+        )
+    items += [
+        _("Shuffle your starting deck and put it face down to the left of your Leader."),
+        ngettext(
+            "Put %(num)s Agent on your Leader and your Swordmaster (third Agent) next to "
+            "the board.",
+            "Put %(num)s Agents on your Leader and your Swordmaster (third Agent) next to "
+            "the board.",
+            house.agents,
+        ),
+        _(
+            "Put your Score marker on the %(vp)s space of the Score track and your Combat "
+            "marker on the %(strength)s space of the Combat track.",
+            vp=house.vp,
+            strength=house.strength,
+        ),
+        _("Put one of your cubes on the bottom space of each Faction's Influence track."),
+        ngettext(
+            "Put %(num)s troop in your garrison; the other cubes stay in your supply.",
+            "Put %(num)s troops in your garrison; the other cubes stay in your supply.",
+            house.garrison,
+        ),
+        ngettext("Take %(num)s water.", "Take %(num)s water.", house.water),
+    ]
+    if house.intrigue:
+        items.append(
+            ngettext(
+                "Epic game: draw %(num)s Intrigue card (Rise of Ix rulebook p.10).",
+                "Epic game: draw %(num)s Intrigue cards (Rise of Ix rulebook p.10).",
+                house.intrigue,
+            )
+        )
+    if house.solari or house.spice:
+        items.append(
+            _(
+                "Mercenary difficulty: take %(solari)s Solari and %(spice)s spice.",
+                solari=house.solari,
+                spice=house.spice,
+            )
+        )
+    if "ix" in setup.sets:
+        items.append(
+            ngettext(
+                "Put your %(num)s dreadnought in your supply and your Freighter disc on the "
+                "bottom space of the Shipping track (Rise of Ix rulebook p.3).",
+                "Put your %(num)s dreadnoughts in your supply and your Freighter disc on the "
+                "bottom space of the Shipping track (Rise of Ix rulebook p.3).",
+                house.dn_supply,
+            )
+        )
+    if epic and house.leader == HUNDRO:
+        found = catalog.leaders.get(HUNDRO)
+        items.append(
+            _(
+                "You play %(leader)s: wait until everyone has drawn their Intrigue card, "
+                "then use %(ability)s (Rise of Ix rulebook p.10).",
+                leader=names.card(found.name) if found else HUNDRO,
+                ability=names.card(found.ability_name) if found else "Intelligence",
+            )
+        )
+    if setup.difficulty == "kwisatz":
+        items.append(_("Kwisatz Haderach difficulty: you can't gain a Swordmaster this game."))
+    return items
+
+
+def _rival(setup: Setup, house: House) -> list[str]:
+    """A Rival [RB p.20] or House Hagal [RB p.19]: its pieces, in the third person."""
+    hagal = house.kind == "hagal"
+    items = []
+    if not hagal:
+        items.append(_("It uses only the Signet ability of its Leader (the right side)."))
+    items.append(
+        ngettext(
+            "Put its %(num)s Agent near its supply.",
+            "Put its %(num)s Agents near its supply.",
+            house.agents,
+        )
+    )
+    if hagal:
+        items.append(_("It scores no VP: it has no Score marker (rulebook p.19)."))
+    else:
+        items.append(
+            _(
+                "Put its Score marker on the %(vp)s space of the Score track and its Combat "
+                "marker on the %(strength)s space of the Combat track.",
+                vp=house.vp,
+                strength=house.rival_strength,
+            )
+        )
+    items.append(_("Put one of its cubes on the bottom space of each Faction's Influence track."))
+    if house.garrison:
+        items.append(
+            ngettext(
+                "Put %(num)s troop in its garrison; the other cubes stay in its supply.",
+                "Put %(num)s troops in its garrison; the other cubes stay in its supply.",
+                house.garrison,
             )
         )
     else:
-        board.append(
-            _(
-                "Keep both Rivals' Swordmasters aside: the app gives them their third "
-                "Agent in round %(n)s.",
-                n=diff["swordmaster_round"],
+        items.append(_("It starts with no troops in its garrison: its cubes stay in its supply."))
+    if house.water:
+        items.append(ngettext("Give it %(num)s water.", "Give it %(num)s water.", house.water))
+    if house.intrigue:
+        items.append(
+            ngettext(
+                "Deal it %(num)s Intrigue card.",
+                "Deal it %(num)s Intrigue cards.",
+                house.intrigue,
             )
         )
-    board.append(_hagal_deck(setup, catalog, names))
-    return board
-
-
-def _solo_rivals(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
-    """Where both Rivals sit and what they start with."""
-    epic = setup.options.epic
-    diff = _difficulty(setup)
-    # The same reading of Epic's "each player" as engine.new_game: Rivals that start
-    # with 3 troops start with 5, and every Rival draws the Intrigue card.
-    rival_troops = EPIC_GARRISON if epic and diff["garrison"] == 3 else diff["garrison"]
-    rival_intrigue = diff["intrigue"] + (1 if epic else 0)
-    rivals = []
-    for i, seat in enumerate(setup.rivals):
-        side = _("on your left") if i == 0 else _("on your right")
-        rivals.append(
-            _(
-                "%(name)s (%(leader)s, %(color)s) sits %(side)s: a cube at the bottom of "
-                "each Influence track, 2 Agents, 1 water%(extra)s, %(troops)s troops in "
-                "its garrison.",
-                name=names.house(seat.name),
-                leader=_leader(catalog, names, seat.leader),
-                color=_color(seat.color),
-                side=side,
-                troops=rival_troops,
-                extra=ngettext(
-                    " and %(num)s Intrigue card", " and %(num)s Intrigue cards", rival_intrigue
-                )
-                if rival_intrigue
-                else "",
-            )
-        )
-    rivals.append(_("Rivals use only their Signet ability (right side of the leader)."))
+    if hagal and not (house.water or house.intrigue or house.solari or house.spice):
+        items.append(_("It takes no resources (rulebook p.19)."))
     if "ix" in setup.sets:
-        rivals.append(
-            _(
-                "Each Rival puts its 2 dreadnoughts in its supply and its Freighter disc "
-                "on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
+        items.append(
+            ngettext(
+                "Put its %(num)s dreadnought in its supply and its Freighter disc on the "
+                "bottom space of the Shipping track (Rise of Ix rulebook pp.3, 8).",
+                "Put its %(num)s dreadnoughts in its supply and its Freighter disc on the "
+                "bottom space of the Shipping track (Rise of Ix rulebook pp.3, 8).",
+                house.dn_supply,
             )
         )
-    if epic:
-        rivals.append(
-            _(
-                "Epic game: each Rival starts with 5 troops instead of 3 and draws one "
-                "more Intrigue card (the app's reading of \u201ceach player\u201d, Rise of "
-                "Ix rulebook p.10)."
-            )
-            if diff["garrison"] == 3
-            else _(
-                "Epic game: each Rival draws 1 Intrigue card; Mercenary Rivals still "
-                "start with no troops (the app's reading of \u201ceach player\u201d, Rise "
-                "of Ix rulebook p.10)."
-            )
-        )
-    return rivals
+    return items
 
 
-def _solo_you(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
-    """What the solo player starts with."""
-    mine = [
-        _(
-            "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
-            "troops in your garrison, cubes on the tracks, 1 water.",
-            **_player(setup, catalog, names, setup.humans[0]),
-        )
-    ]
-    if setup.difficulty == "mercenary":
-        mine.append(_("Mercenary difficulty: you also take 1 Solari and 1 spice."))
-    if setup.difficulty == "kwisatz":
-        mine.append(_("Kwisatz Haderach difficulty: you can't gain a Swordmaster this game."))
-    pieces = _(
-        "Put your 2 dreadnoughts in your supply and your Freighter disc on the "
-        "bottom space of the Shipping track (Rise of Ix rulebook p.3)."
-    )
-    return mine + _ix_and_epic(setup, catalog, names, pieces)
+# -- the start ------------------------------------------------------------------------------
 
 
-def _ix_and_epic(setup: Setup, catalog: Catalog, names: Names, ix_pieces: str) -> list[str]:
-    """The players' Rise of Ix pieces step (with Rise of Ix), then the Epic mode steps."""
-    steps = [ix_pieces] if "ix" in setup.sets else []
-    return steps + (_epic_players(setup, catalog, names) if setup.options.epic else [])
-
-
-def _solo_start(setup: Setup, names: Names) -> list[str]:
-    """Who starts a solo game, and the variants in play."""
+def _start(setup: Setup, houses: tuple[House, ...], names: Names) -> list[str]:
+    """Who takes the First Player marker, where the Score markers start, the goal and the
+    variants in play."""
+    first_id = starting_houses(setup)[1]
+    first = names.house(next(h.name for h in houses if h.id == first_id))
     options = setup.options
-    first = [
-        _(
-            "%(name)s, the Rival on your left, takes the First Player marker.",
-            name=names.house(setup.rivals[0].name),
+    if setup.mode == "solo":
+        items = [_("%(name)s, the Rival on your left, takes the First Player marker.", name=first)]
+    elif options.draw_first_player:
+        items = [
+            _(
+                "The app drew the first player at random (rulebook p.5, H): %(name)s takes "
+                "the First Player marker.",
+                name=first,
+            )
+        ]
+    else:
+        items = [_("%(name)s takes the First Player marker.", name=first)]
+    if setup.mode == "2p":
+        items.append(_("House Hagal acts after each of the First Player's Agent turns."))
+    start_vp = {h.vp for h in houses if h.kind != "hagal"}
+    if start_vp != {0}:
+        (vp,) = start_vp  # every scoring house starts on the same space
+        items.append(
+            _(
+                "With %(players)s players every Score marker starts on the %(vp)s space "
+                "(rulebook pp.4-5, G2): the app counts that VP.",
+                players=setup.players,
+                vp=vp,
+            )
         )
-    ]
     if options.epic:
-        first.append(_epic_goal())
+        items.append(
+            _(
+                "Epic game: the game ends at %(vp)s VP instead of %(standard)s (Rise of Ix "
+                "rulebook p.10).",
+                vp=setup.vp_to_end,
+                standard=VP_TO_END,
+            )
+        )
+        if setup.mode == "solo":
+            items.append(
+                _(
+                    "Epic game: the Rivals start as in a standard game, as you chose (Rise of "
+                    "Ix rulebook p.10 speaks of players only)."
+                )
+                if options.epic_rivals_standard
+                else _(
+                    "Epic game: the Rivals' troops and Intrigue cards above are the app's "
+                    "reading of \u201ceach player\u201d (Rise of Ix rulebook p.10): a Rival "
+                    "that starts with troops starts with as many as you, and every Rival "
+                    "draws the Intrigue card."
+                )
+            )
     if options.churn:
-        first.append(
+        items.append(
             _(
                 "Imperium Row churn: after each of your Reveal turns the app rolls two "
                 "dice and names the Row positions to trash."
             )
         )
     if options.brutal_escalation:
-        first.append(_("Brutal Escalation: in a Conflict III, Rivals reveal two cards for swords."))
-    return first
-
-
-def _houses(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
-    """What House Hagal and each player start with in a two-player game."""
-    houses = [
-        _(
-            "House Hagal in %(color)s: a cube at the bottom of each Influence track, 3 Agents, "
-            "no troops in its garrison, no resources.",
-            color=_color(setup.rivals[0].color),
-        )
-    ]
-    if "ix" in setup.sets:
-        houses.append(
-            _(
-                "House Hagal puts its 2 dreadnoughts in its supply and its Freighter disc on "
-                "the bottom space of the Shipping track (Rise of Ix rulebook pp.3, 8)."
-            )
-        )
-    for seat in setup.humans:
-        houses.append(
-            _(
-                "%(name)s plays %(leader)s in %(color)s: starting deck, 2 Agents, %(troops)s "
-                "troops, 1 water.",
-                **_player(setup, catalog, names, seat),
-            )
-        )
-    pieces = _(
-        "Each player puts their 2 dreadnoughts in their supply and their Freighter "
-        "disc on the bottom space of the Shipping track (Rise of Ix rulebook p.3)."
-    )
-    return houses + _ix_and_epic(setup, catalog, names, pieces)
-
-
-def _two_player_start(setup: Setup, names: Names) -> list[str]:
-    """Who starts a two-player game."""
-    first = [
-        _(
-            "%(name)s takes the First Player marker. House Hagal acts after each of the First "
-            "Player's Agent turns.",
-            name=names.house(setup.humans[setup.first_player].name),
-        )
-    ]
-    if setup.options.epic:
-        first.append(_epic_goal())
-    return first
+        items.append(_("Brutal Escalation: in a Conflict III, Rivals reveal two cards for swords."))
+    return items
 
 
 def _join(names: Sequence[str]) -> str:
@@ -410,26 +530,6 @@ def _tech_tiles(setup: Setup, catalog: Catalog, names: Names, state: GameState |
     return items
 
 
-def _conflict_deck(setup: Setup) -> str:
-    """The physical Conflict deck (rulebook p.4; Ix rulebook p.3; Epic: Ix rulebook p.10)."""
-    if setup.options.epic:
-        return _(
-            "Build the Conflict deck from the base and Rise of Ix Conflict cards, without "
-            "Conflict I: 5 Conflict III at the bottom, 5 random Conflict II on top (Rise of "
-            "Ix rulebook p.10)."
-        )
-    if "ix" in setup.sets:
-        return _(
-            "Build the Conflict deck from the base and Rise of Ix Conflict cards: 4 random "
-            "Conflict III at the bottom, 5 random Conflict II on top, 1 random Conflict I on "
-            "top; the Conflict III left over goes back to the box (Rise of Ix rulebook p.3)."
-        )
-    return _(
-        "Build the Conflict deck: 4 Conflict III at the bottom, 5 random Conflict II on top, "
-        "1 random Conflict I on top."
-    )
-
-
 def _hagal_deck_ix(setup: Setup, catalog: Catalog, names: Names, deck_size: int) -> str:
     """The physical House Hagal deck with Rise of Ix (Ix rulebook p.8; HAGAL.md §6)."""
     drop = "2P" if setup.mode == "solo" else "1P"
@@ -470,42 +570,3 @@ def _hagal_deck_ix(setup: Setup, catalog: Catalog, names: Names, deck_size: int)
         "cards (Rise of Ix rulebook p.8).",
         **values,
     )
-
-
-def _epic_players(setup: Setup, catalog: Catalog, names: Names) -> list[str]:
-    """What every player does for an Epic game (Ix rulebook p.10)."""
-    if setup.mode == "solo":
-        items = [
-            _(
-                "Epic game: swap one Dune, the Desert Planet in your starting deck for Control "
-                "the Spice; you start with 5 troops in your garrison instead of 3 (Rise of Ix "
-                "rulebook p.10)."
-            ),
-            _("Epic game: draw 1 Intrigue card (Rise of Ix rulebook p.10)."),
-        ]
-    else:
-        items = [
-            _(
-                "Epic game: each player swaps one Dune, the Desert Planet in their starting "
-                "deck for Control the Spice and starts with 5 troops in their garrison instead "
-                "of 3 (Rise of Ix rulebook p.10)."
-            ),
-            _("Epic game: each player draws 1 Intrigue card (Rise of Ix rulebook p.10)."),
-        ]
-    for seat in setup.humans:
-        if seat.leader == HUNDRO:
-            found = catalog.leaders.get(HUNDRO)
-            items.append(
-                _(
-                    "%(name)s plays %(leader)s: wait until everyone has drawn their Intrigue "
-                    "card, then use %(ability)s (Rise of Ix rulebook p.10).",
-                    name=names.house(seat.name),
-                    leader=names.card(found.name) if found else HUNDRO,
-                    ability=names.card(found.ability_name) if found else "Intelligence",
-                )
-            )
-    return items
-
-
-def _epic_goal() -> str:
-    return _("Epic game: the game ends at 12 VP instead of 10 (Rise of Ix rulebook p.10).")

@@ -3,6 +3,7 @@ and the Conflict deck [RB pp.4-5, p.19 Two-Player, p.20 Solo; IX p.10 Epic]."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from companion.rules.actions import IllegalAction
@@ -21,6 +22,17 @@ DIFFICULTY = {
 }
 CONFLICT_LEVELS = ((1, 1), (2, 5), (3, 4))  # [RB p.4] setup B: 1 x I, 5 x II, 4 x III
 EPIC_LEVELS = ((2, 5), (3, 5))  # [IX p.10] Epic: no Conflict I, 5 x II over 5 x III
+# What a player starts with that the engine does not track for humans (their troops, water
+# and cards stay on the table), and the Rivals' share of it: 1 water each [RB p.5, F1; p.20
+# Solo], 3 troops in the garrison [RB p.5, G5], with Epic 5 instead of 3 and an Intrigue
+# card [IX p.10]; Mercenary difficulty gives you 1 Solari and 1 spice [RB p.20].
+START_WATER = 1
+START_GARRISON = 3
+EPIC_GARRISON = 5
+EPIC_INTRIGUE = 1
+MERCENARY_SOLARI = 1
+MERCENARY_SPICE = 1
+IMPERIUM_ROW = 5  # cards dealt face up [RB p.4, C2]
 
 
 def mentat_cost(setup: Setup) -> int:
@@ -48,6 +60,7 @@ def check_setup(setup: Setup, catalog: Catalog) -> None:
     else:
         problems = _multiplayer_problems(setup)
     problems += _seat_problems(setup, catalog)
+    problems += _first_player_problems(setup)
     if "base" not in setup.sets or any(s not in ("base", "ix") for s in setup.sets):
         problems.append(Message(N_("Unknown card sets.")))
     elif "ix" not in setup.sets and (setup.options.epic or setup.options.physical_tech):
@@ -132,6 +145,23 @@ def _multiplayer_problems(setup: Setup) -> list[str]:
     return problems
 
 
+def drawn_first_player(seed: int, players: int) -> int:
+    """The first player drawn at random [RB p.5, H]: from the game's seed, so the same
+    seed draws the same player."""
+    return random.Random(f"{seed}:first player").randrange(players)
+
+
+def _first_player_problems(setup: Setup) -> list[str]:
+    """A first player drawn by the app is the one the seed draws; solo has no draw."""
+    if not setup.options.draw_first_player:
+        return []
+    if setup.mode == "solo":
+        return [Message(N_("In a solo game the Rival on your left is the first player."))]
+    if setup.humans and setup.first_player != drawn_first_player(setup.seed, len(setup.humans)):
+        return [Message(N_("The first player drawn by the app is not the one its seed draws."))]
+    return []
+
+
 def _seat_problems(setup: Setup, catalog: Catalog) -> list[str]:
     """Leaders known, in the sets played and used once; colors and names for every seat."""
     problems: list[str] = []
@@ -176,6 +206,27 @@ def starting_houses(setup: Setup) -> tuple[tuple[House, ...], str]:
     return (*humans, hagal), first
 
 
+def table_houses(setup: Setup) -> tuple[House, ...]:
+    """The starting houses with what the players hold on the table though the engine does
+    not track it for humans: troops in the garrison, water, Intrigue cards, Solari and
+    spice [RB p.5, F1 and G5; p.20 Mercenary; IX p.10 Epic]. For the set-up checklist."""
+    epic = setup.options.epic
+    mercenary = setup.mode == "solo" and setup.difficulty == "mercenary"
+    return tuple(
+        replace(
+            house,
+            garrison=EPIC_GARRISON if epic else START_GARRISON,
+            water=START_WATER,
+            intrigue=EPIC_INTRIGUE if epic else 0,
+            solari=MERCENARY_SOLARI if mercenary else 0,
+            spice=MERCENARY_SPICE if mercenary else 0,
+        )
+        if house.is_human
+        else house
+        for house in starting_houses(setup)[0]
+    )
+
+
 def _solo_rivals(setup: Setup) -> tuple[House, ...]:
     assert setup.difficulty is not None
     difficulty = DIFFICULTY[setup.difficulty]
@@ -185,8 +236,8 @@ def _solo_rivals(setup: Setup) -> tuple[House, ...]:
         # and draws an Intrigue card. Our ruling for Rivals: those starting with 3
         # troops get 5 (Mercenary Rivals start with none and keep none), and every
         # Rival draws the Intrigue card. A setting starts them as in a standard game.
-        garrison = 5 if garrison == 3 else garrison
-        intrigue += 1
+        garrison = EPIC_GARRISON if garrison == START_GARRISON else garrison
+        intrigue += EPIC_INTRIGUE
     # Everyone starts with 1 water, rivals with the difficulty's extras [RB p.20].
     return tuple(
         House(
@@ -195,7 +246,7 @@ def _solo_rivals(setup: Setup) -> tuple[House, ...]:
             name=seat.name,
             leader=seat.leader,
             color=seat.color,
-            water=1,
+            water=START_WATER,
             garrison=garrison,
             intrigue=intrigue,
         )

@@ -45,6 +45,7 @@ class Options:
     physical_conflicts: bool = False  # the table reveals physical Conflict cards
     epic: bool = False  # Rise of Ix Epic Game mode (Ix rulebook p.10)
     physical_tech: bool = False  # the table shuffles the Tech tiles and says which turn up
+    draw_first_player: bool = False  # the app drew `Setup.first_player` from the seed
     # The other reading of three rulings (companion/rules/rulings.py); False, the default,
     # plays the rulebooks' text as we rule it, and is what games stored without them used.
     hagal_dreadnought_home: bool = False  # House Hagal's dreadnought never takes control

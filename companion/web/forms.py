@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import replace
 
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from companion import services
 from companion.rules.actions import (
@@ -24,12 +26,30 @@ from companion.rules.actions import (
     Tech,
     Voice,
 )
-from companion.rules.state import DIFFICULTIES, Options, SeatSetup, Setup
+from companion.rules.setup import drawn_first_player
+from companion.rules.state import (
+    DIFFICULTIES,
+    MODES,
+    MULTIPLAYER,
+    Mode,
+    Options,
+    SeatSetup,
+    Setup,
+)
+from companion.web.language import house_name
 
 MAX_TEXT = 80
 COLORS = ("red", "blue", "green", "yellow")
 # The new-game form's expansion choice and the card sets it plays with.
 EXPANSIONS: dict[str, tuple[str, ...]] = {"base": ("base",), "ix": ("base", "ix")}
+# A game's mode as the pages name it (home, delete, the new-game form's defaults).
+MODE_NAMES = {
+    "solo": _l("Solo"),
+    "2p": _l("Two players"),
+    "3p": _l("Three players"),
+    "4p": _l("Four players"),
+}
+DRAW = "draw"  # the first player of three or four, drawn by the app [RB p.5, H]
 
 
 def _text(form: Mapping[str, str], name: str, default: str | None = None) -> str:
@@ -129,30 +149,35 @@ def _flag(form: Mapping[str, str], name: str) -> bool:
 
 def setup_from(form: Mapping[str, str], seed: int) -> Setup:
     """Build a setup from the new-game form; the engine checks the rules of it."""
-    mode = _text(form, "mode")
-    if mode not in ("solo", "2p"):
-        raise IllegalAction(_("Choose solo or two players."))
+    chosen = _text(form, "mode")
+    if chosen not in MODES:
+        raise IllegalAction(_("Choose solo, two, three or four players."))
+    mode = MODES[MODES.index(chosen)]  # the Mode itself, typed
     expansion = _text(form, "expansion", "base")
     if expansion not in EXPANSIONS:
         raise IllegalAction(_("Choose the base game or the base game with Rise of Ix."))
     ix = expansion == "ix"
+    rivals = mode in ("solo", "2p")  # House Hagal's variants and rulings need Rivals
     # Like the solo variants in a two-player game, the Ix-only options are dropped with
-    # the base game: the page hides them then, but a browser still posts their boxes.
+    # the base game, and the Rivals' options with three or four players: the page hides
+    # them then, but a browser still posts their boxes.
     options = Options(
         brutal_escalation=mode == "solo" and _flag(form, "brutal_escalation"),
         churn=mode == "solo" and _flag(form, "churn"),
-        physical_hagal=_flag(form, "physical_hagal"),
+        physical_hagal=rivals and _flag(form, "physical_hagal"),
         physical_conflicts=_flag(form, "physical_conflicts"),
         epic=ix and _flag(form, "epic"),
         physical_tech=ix and _flag(form, "physical_tech"),
         hagal_dreadnought_home=ix and mode == "2p" and _flag(form, "hagal_dreadnought_home"),
-        swords_need_troops=ix and _flag(form, "swords_need_troops"),
+        swords_need_troops=ix and rivals and _flag(form, "swords_need_troops"),
         epic_rivals_standard=ix
         and mode == "solo"
         and _flag(form, "epic")
         and _flag(form, "epic_rivals_standard"),
     )
     sets = EXPANSIONS[expansion]
+    if mode in MULTIPLAYER:
+        return _multiplayer_setup(form, mode, seed, options, sets)
     for name in ("p1_color", "p2_color", "r1_color", "r2_color", "hagal_color"):
         if name in form and form[name] not in COLORS:
             raise IllegalAction(_("Choose one of the four player colors."))
@@ -177,6 +202,39 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
         rivals=(SeatSetup("House Hagal", "", _text(form, "hagal_color")),),
         first_player=_int(form, "first_player", 0),
         options=options,
+        sets=sets,
+    )
+
+
+def _multiplayer_setup(
+    form: Mapping[str, str], mode: Mode, seed: int, options: Options, sets: tuple[str, ...]
+) -> Setup:
+    """Three or four players, each with a name, a color and a leader, in clockwise order;
+    the first player chosen or drawn from the seed [RB pp.4-5, D, G and H]."""
+    players = MULTIPLAYER[mode]
+    humans = []
+    for n in range(1, players + 1):
+        unnamed = f"Player {n}"
+        for field, problem in (
+            ("leader", _("Choose a leader for %(player)s.", player=house_name(unnamed))),
+            ("color", _("Choose a color for %(player)s.", player=house_name(unnamed))),
+        ):
+            if not str(form.get(f"p{n}_{field}", "")).strip():
+                raise IllegalAction(problem)
+        if form[f"p{n}_color"] not in COLORS:
+            raise IllegalAction(_("Choose one of the four player colors."))
+        humans.append(_seat(form, f"p{n}", unnamed))
+    first = form.get(f"first_player_{mode}", DRAW)
+    drawn = first == DRAW
+    return Setup(
+        mode=mode,
+        seed=seed,
+        humans=tuple(humans),
+        rivals=(),
+        first_player=drawn_first_player(seed, players)
+        if drawn
+        else _int(form, f"first_player_{mode}"),
+        options=replace(options, draw_first_player=drawn),
         sets=sets,
     )
 

@@ -17,7 +17,7 @@ from companion.lookup.checklist import Names, checklist
 from companion.lru import LRU
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
-from companion.rules.state import DIFFICULTIES
+from companion.rules.state import DIFFICULTIES, MODES
 from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
@@ -77,6 +77,7 @@ def home() -> ResponseReturnValue:
         active=[g for g in games if g.status == "active"],
         ended=[g for g in games if g.status != "active"],
         other_device=_other_device_address(),
+        mode_names=forms.MODE_NAMES,
     )
 
 
@@ -100,7 +101,13 @@ def new() -> ResponseReturnValue:
 def _new_form(form: dict[str, str], error: str | None, status: int) -> ResponseReturnValue:
     leaders = list(catalog().leaders.items())
     return render_template(
-        "games/new.html", leaders=leaders, difficulties=DIFFICULTIES, form=form, error=error
+        "games/new.html",
+        leaders=leaders,
+        difficulties=DIFFICULTIES,
+        modes=MODES,
+        seat_names=[house_name(f"Player {n}") for n in range(1, 5)],
+        form=form,
+        error=error,
     ), status
 
 
@@ -212,7 +219,9 @@ def round_end(game_id: int, round_number: int) -> ResponseReturnValue:
 @bp.get("/games/<int:game_id>/delete")
 def confirm_delete(game_id: int) -> ResponseReturnValue:
     """Deleting can't be undone, so the home page's Delete asks here first."""
-    return render_template("games/delete.html", game=services.summary(game_id))
+    return render_template(
+        "games/delete.html", game=services.summary(game_id), mode_names=forms.MODE_NAMES
+    )
 
 
 @bp.post("/games/<int:game_id>/delete")

@@ -95,6 +95,8 @@ DEFAULT_HOUSE_NAMES = {
     "House Hagal": _l("House Hagal"),
     "Player 1": _l("Player 1"),
     "Player 2": _l("Player 2"),
+    "Player 3": _l("Player 3"),
+    "Player 4": _l("Player 4"),
 }
 
 

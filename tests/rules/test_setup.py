@@ -14,7 +14,8 @@ import pytest
 
 from companion.rules.actions import IllegalAction
 from companion.rules.engine import hagal_cards, mentat_cost, new_game, swordmaster_round
-from companion.rules.state import SeatSetup, Setup
+from companion.rules.setup import drawn_first_player, starting_houses, table_houses
+from companion.rules.state import Options, SeatSetup, Setup
 from tests.rules.helpers import (
     catalog,
     finish_round,
@@ -308,3 +309,86 @@ def test_a_good_setup_leaves_the_first_human_turn_open():
     s = solo()
     assert s.phase == "agents" and s.round == 1 and s.prompt is None
     assert s.turn == "p1"
+
+
+# -- the first player drawn, and what the players take that the engine does not track -----
+
+
+def _four_players(seed: int = 3, **changes: Any) -> Setup:
+    return replace(
+        Setup(
+            mode="4p",
+            seed=seed,
+            humans=tuple(
+                SeatSetup(name, leader, color)
+                for name, leader, color in (
+                    ("Ann", "paul_atreides", "green"),
+                    ("Ben", "ilban_richese", "blue"),
+                    ("Cal", "glossu_rabban", "red"),
+                    ("Dee", "memnon_thorvald", "yellow"),
+                )
+            ),
+            rivals=(),
+        ),
+        **changes,
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 40, 2**31 - 1])
+def test_a_drawn_first_player_is_the_one_the_seed_draws(seed):
+    """RB p.5, H: "Determine a first player randomly": the app draws from the game's seed,
+    so the same seed always draws the same player and a replay agrees."""
+    drawn = drawn_first_player(seed, 4)
+    assert drawn == drawn_first_player(seed, 4)
+    state = new_game(
+        _four_players(seed, first_player=drawn, options=Options(draw_first_player=True)),
+        catalog(),
+    )
+    assert state.first == f"p{drawn + 1}"
+
+
+def test_a_drawn_first_player_that_is_not_the_seeds_draw_is_refused():
+    drawn = drawn_first_player(3, 4)
+    setup = _four_players(3, first_player=(drawn + 1) % 4, options=Options(draw_first_player=True))
+    with pytest.raises(IllegalAction, match="not the one its seed draws"):
+        new_game(setup, catalog())
+
+
+def test_a_solo_game_has_no_drawn_first_player():
+    """RB p.20: the Rival on your left takes the First Player marker."""
+    setup = replace(solo_setup(), options=Options(draw_first_player=True))
+    with pytest.raises(IllegalAction, match="Rival on your left is the first player"):
+        new_game(setup, catalog())
+
+
+@pytest.mark.parametrize("epic", [False, True])
+def test_the_players_pieces_the_engine_does_not_track_follow_the_rulebook(epic):
+    """For the set-up checklist: each player takes 1 water (RB p.5, F1) and puts 3 troops in
+    their garrison (G5); Epic: 5 troops instead of 3 and an Intrigue card (Ix p.10). With
+    four players each starts on 1 VP (G2), two Agents (G1)."""
+    setup = _four_players(options=Options(epic=epic), sets=("base", "ix"))
+    houses = table_houses(setup)
+    assert [h.id for h in houses] == [h.id for h in starting_houses(setup)[0]]
+    for h in houses:
+        assert (h.agents, h.vp, h.water) == (2, 1, 1)
+        assert (h.garrison, h.intrigue) == ((5, 1) if epic else (3, 0))
+        assert (h.solari, h.spice) == (0, 0)
+
+
+def test_mercenary_difficulty_gives_the_player_a_solari_and_a_spice():
+    """RB p.20 difficulty table: Mercenary, "Your Extra Starting Resources: 1 Solari, 1
+    Spice"; the Rivals are the engine's own houses."""
+    houses = table_houses(solo_setup("mercenary"))
+    you, *rivals = houses
+    assert (you.solari, you.spice, you.garrison, you.water) == (1, 1, 3, 1)
+    assert rivals == [h for h in starting_houses(solo_setup("mercenary"))[0] if h.kind == "rival"]
+
+
+def test_epic_rivals_standard_starts_the_rivals_as_a_standard_game():
+    """The setting plays Ix p.10's "each player" for the players only: the Rivals keep the
+    difficulty table's 3 troops and 1 Intrigue card (RB p.20)."""
+    setup = solo_setup("mentat", epic=True, epic_rivals_standard=True)
+    setup = replace(setup, sets=("base", "ix"))
+    you, *rivals = table_houses(setup)
+    assert (you.garrison, you.intrigue) == (5, 1)
+    assert [(r.garrison, r.intrigue) for r in rivals] == [(3, 1), (3, 1)]

@@ -1,5 +1,6 @@
-"""The new-game wizard with Rise of Ix: the expansion choice, Epic mode, physical Tech tiles
-and the Rise of Ix leaders (Ix rulebook p.3 leaders, p.8 Rivals, p.10 Epic).
+"""The new-game wizard: three and four players (rulebook pp.4-5: D leaders, G colors, H a
+first player drawn at random); Rise of Ix: the expansion choice, Epic mode, physical Tech
+tiles and the Rise of Ix leaders (Ix rulebook p.3 leaders, p.8 Rivals, p.10 Epic).
 
 Every case posts the plain form, as a browser without JavaScript does.
 """
@@ -11,7 +12,10 @@ import re
 import pytest
 from markupsafe import escape
 
+from companion.db import db
+from companion.db.models import Game
 from companion.rules.actions import IllegalAction
+from companion.rules.setup import drawn_first_player
 from companion.web.forms import setup_from
 from tests.web import pages
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM
@@ -20,6 +24,25 @@ IX_SOLO = SOLO_FORM | {
     "expansion": "ix",
     "r1_leader": "rhombur_vernius",
     "r2_leader": "hundro_moritani",
+}
+# What the page posts for three and four players when nothing is typed: its default
+# leaders and colors, the first player drawn by the app.
+THREE_PLAYER_FORM = {
+    "mode": "3p",
+    "p1_leader": "paul_atreides",
+    "p1_color": "green",
+    "p2_leader": "ilban_richese",
+    "p2_color": "blue",
+    "p3_leader": "glossu_rabban",
+    "p3_color": "red",
+    "first_player_3p": "draw",
+}
+FOUR_PLAYER_FORM = {
+    **THREE_PLAYER_FORM,
+    "mode": "4p",
+    "p4_leader": "memnon_thorvald",
+    "p4_color": "yellow",
+    "first_player_4p": "draw",
 }
 IX_2P = TWO_PLAYER_FORM | {
     "expansion": "ix",
@@ -184,3 +207,212 @@ def test_a_leader_the_game_does_not_allow_gets_the_engines_message(game, client,
     assert game.game_count() == 0
     # The choices come back as they were.
     assert f'value="{form.get("expansion", "base")}" checked' in body
+
+
+# -- three and four players -----------------------------------------------------------------
+
+MULTIPLAYER_FORMS = {"3p": THREE_PLAYER_FORM, "4p": FOUR_PLAYER_FORM}
+# Every option only a solo or two-player game has, as a browser posts its ticked box.
+RIVAL_OPTIONS = {
+    name: "on"
+    for name in (
+        "brutal_escalation",
+        "churn",
+        "physical_hagal",
+        "hagal_dreadnought_home",
+        "swords_need_troops",
+        "epic_rivals_standard",
+    )
+}
+
+
+def _page_fields(client, mode: str) -> dict[str, str]:
+    """What the page posts with only the mode chosen: the browser's default form."""
+    form = pages.forms(client.get("/games/new").get_data(as_text=True))[0]
+    return form.fields | {"mode": mode}
+
+
+@pytest.mark.parametrize("mode", ["3p", "4p"])
+def test_the_default_page_posted_for_three_or_four_players_makes_that_game(game, client, mode):
+    """No typing: players named Player 1.., the rulebook's four first-game leaders (p.4, D),
+    four different colors, the first player drawn by the app."""
+    fields = _page_fields(client, mode)
+    game_id = game.create(fields, seed=7)
+    state = game.state(game_id)
+    setup = state.setup
+    players = int(mode[0])
+    assert setup.mode == mode and setup.rivals == ()
+    assert [h.name for h in setup.humans] == [f"Player {n}" for n in range(1, players + 1)]
+    leaders = ["paul_atreides", "ilban_richese", "glossu_rabban", "memnon_thorvald"]
+    assert [h.leader for h in setup.humans] == leaders[:players]
+    assert len({h.color for h in setup.humans}) == players
+    assert setup.options.draw_first_player
+    assert setup.first_player == drawn_first_player(7, players)
+    assert state.first == f"p{setup.first_player + 1}"
+    assert [h.id for h in state.houses] == [f"p{n}" for n in range(1, players + 1)]
+    # RB p.4, G2: in a 4-player game each Score marker starts on 1.
+    assert {h.vp for h in state.houses} == {1 if players == 4 else 0}
+    # The game's title names the players, no House Hagal.
+    assert game.view(game_id).title == " & ".join(h.name for h in setup.humans)
+
+
+@pytest.mark.parametrize("mode", ["3p", "4p"])
+def test_a_three_or_four_player_rise_of_ix_epic_game_from_the_wizard(game, mode):
+    form = MULTIPLAYER_FORMS[mode] | {
+        "expansion": "ix",
+        "epic": "on",
+        "physical_tech": "on",
+        "physical_conflicts": "on",
+        "p2_leader": "tessia_vernius",
+        "p3_leader": "ilesa_ecaz",
+    }
+    state = game.state(game.create(form))
+    setup = state.setup
+    assert setup.sets == ("base", "ix") and state.ix
+    assert setup.options.epic and setup.options.physical_tech
+    assert setup.options.physical_conflicts
+    assert state.vp_to_end == 12  # Ix rulebook p.10
+    assert all(slot.level > 1 for slot in state.conflict_deck)  # Epic: no Conflict I
+
+
+@pytest.mark.parametrize("mode", ["3p", "4p"])
+def test_the_rivals_options_are_dropped_for_three_or_four_players(game, mode):
+    """The page hides them, but a browser still posts their ticked boxes; the engine would
+    refuse them (no House Hagal with three or four players)."""
+    form = MULTIPLAYER_FORMS[mode] | RIVAL_OPTIONS | {"expansion": "ix", "epic": "on"}
+    form |= {"difficulty": "kwisatz", "hagal_color": "purple", "r1_leader": "nobody"}
+    setup = game.state(game.create(form)).setup
+    options = setup.options
+    assert setup.difficulty is None and options.epic
+    assert not any(getattr(options, name) for name in RIVAL_OPTIONS)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 99, 2**31 - 1])
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_drawn_first_player_is_the_same_for_the_same_seed(seed, players):
+    """RB p.5, H: a first player drawn at random, from the game's seed (so replays agree)."""
+    form = MULTIPLAYER_FORMS[f"{players}p"]
+    drawn = {setup_from(form, seed=seed).first_player for _ in range(3)}
+    assert drawn == {drawn_first_player(seed, players)}
+    assert 0 <= drawn_first_player(seed, players) < players
+
+
+def test_every_seat_can_be_drawn_first():
+    for players in (3, 4):
+        assert {drawn_first_player(seed, players) for seed in range(60)} == set(range(players))
+
+
+@pytest.mark.parametrize("first", ["0", "1", "2", "3"])
+def test_a_chosen_first_player_is_kept(game, first):
+    state = game.state(game.create(FOUR_PLAYER_FORM | {"first_player_4p": first}))
+    assert state.setup.first_player == int(first)
+    assert not state.setup.options.draw_first_player
+    assert state.first == f"p{int(first) + 1}"
+
+
+BAD_MULTIPLAYER = {
+    "the same color twice": (
+        FOUR_PLAYER_FORM | {"p3_color": "green"},
+        "Each house needs its own color.",
+    ),
+    "the same leader twice": (
+        THREE_PLAYER_FORM | {"p3_leader": "paul_atreides"},
+        "Each leader can be used only once.",
+    ),
+    "an unknown leader": (FOUR_PLAYER_FORM | {"p4_leader": "shaddam"}, "Unknown leader"),
+    "an Ix leader with the base game": (
+        THREE_PLAYER_FORM | {"p2_leader": "tessia_vernius"},
+        "Tessia Vernius needs the Rise of Ix",
+    ),
+    "a color that is not a player color": (
+        THREE_PLAYER_FORM | {"p2_color": "purple"},
+        "Choose one of the four player colors.",
+    ),
+    "a missing fourth player": (
+        {k: v for k, v in FOUR_PLAYER_FORM.items() if not k.startswith("p4_")},
+        "Choose a leader for Player 4.",
+    ),
+    "a missing color": (
+        {k: v for k, v in THREE_PLAYER_FORM.items() if k != "p2_color"},
+        "Choose a color for Player 2.",
+    ),
+    "a fourth first player of three": (
+        THREE_PLAYER_FORM | {"first_player_3p": "3"},
+        "The first player must be one of the players.",
+    ),
+    "a first player that is no number": (
+        FOUR_PLAYER_FORM | {"first_player_4p": "Ann"},
+        "first_player_4p must be a whole number.",
+    ),
+    "a fifth player": (FOUR_PLAYER_FORM | {"mode": "5p"}, "Choose solo, two, three or four"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_MULTIPLAYER))
+def test_a_bad_three_or_four_player_setup_is_refused_and_creates_nothing(game, client, case):
+    form, message = BAD_MULTIPLAYER[case]
+    response = client.post("/games", data=form)
+    body = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert re.search(r'role="alert">[^<]*' + re.escape(str(escape(message))), body), body[:3000]
+    assert game.game_count() == 0 and game.all_event_count() == 0
+    # The choices come back as they were.
+    assert f'name="mode" value="{form["mode"]}" checked' in body or form["mode"] == "5p"
+
+
+def test_the_page_offers_three_and_four_players_with_their_seats(client):
+    html = client.get("/games/new").get_data(as_text=True)
+    for mode, label in (("3p", "Three players"), ("4p", "Four players")):
+        assert re.search(rf'name="mode" value="{mode}" >\s*{label}', html)
+    seats = dict(re.findall(r'<fieldset data-modes="([^"]+)">\s*<legend>(Player \d)', html))
+    assert seats == {
+        "solo 2p 3p 4p": "Player 1",
+        "2p 3p 4p": "Player 2",
+        "3p 4p": "Player 3",
+        "4p": "Player 4",
+    }
+    # The first player of three or four: drawn by default, or any of them.
+    for mode, players in (("3p", 3), ("4p", 4)):
+        found = re.search(
+            rf'<fieldset class="choice-row" data-modes="{mode}">(.*?)</fieldset>', html, re.S
+        )
+        assert found is not None
+        values = re.findall(rf'name="first_player_{mode}" value="(\w+)"', found.group(1))
+        assert values == ["draw", *(str(n) for n in range(players))]
+        assert f'name="first_player_{mode}" value="draw" checked' in found.group(1)
+    # The Rivals' options are not shown for three or four players.
+    for name in ("physical_hagal", "hagal_dreadnought_home", "epic_rivals_standard"):
+        box = re.search(rf'<label class="check"([^>]*)><input type="checkbox" name="{name}"', html)
+        assert box is not None and "3p" not in box.group(1), name
+    assert re.search(
+        r'data-modes="solo">\s*<fieldset class="choice-row">\s*<legend>Difficulty', html
+    )
+
+
+@pytest.mark.parametrize(("mode", "label"), [("3p", "Three players"), ("4p", "Four players")])
+def test_home_and_delete_pages_name_the_mode(game, client, mode, label):
+    game_id = game.create(MULTIPLAYER_FORMS[mode])
+    home = client.get("/").get_data(as_text=True)
+    assert re.search(rf"<span>{label} · Round 1 ·", home)
+    delete = client.get(f"/games/{game_id}/delete").get_data(as_text=True)
+    assert f'<p class="muted">{label} · Round 1 ·' in delete
+
+
+def test_the_home_pages_mode_filter_lists_every_mode(game, client):
+    game_id = game.create(FOUR_PLAYER_FORM)
+    with game.app.app_context():  # the filter shows once a game has ended
+        row = db.session.get(Game, game_id)
+        assert row is not None
+        row.status = "ended"
+        db.session.commit()
+    home = client.get("/").get_data(as_text=True)
+    found = re.search(r'<select name="mode">(.*?)</select>', home, re.S)
+    assert found is not None
+    options = re.findall(r'<option value="(\w*)">([^<]+)</option>', found.group(1))
+    assert options == [
+        ("", "Any"),
+        ("solo", "Solo"),
+        ("2p", "Two players"),
+        ("3p", "Three players"),
+        ("4p", "Four players"),
+    ]

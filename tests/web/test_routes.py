@@ -726,7 +726,7 @@ BAD_SETUPS = {
     "unknown difficulty": (SOLO_FORM | {"difficulty": "godlike"}, "Choose a difficulty."),
     "missing difficulty": (without(SOLO_FORM, "difficulty"), "Missing difficulty."),
     "missing mode": (without(SOLO_FORM, "mode"), "Missing mode."),
-    "unknown mode": (SOLO_FORM | {"mode": "3p"}, "Choose solo or two players."),
+    "unknown mode": (SOLO_FORM | {"mode": "5p"}, "Choose solo, two, three or four players."),
     "missing leader": (without(SOLO_FORM, "r1_leader"), "Missing r1_leader."),
     "unknown leader": (SOLO_FORM | {"p1_leader": "shaddam"}, "Unknown leader"),
     "the same rival twice": (
