@@ -10,11 +10,19 @@ import random
 from datetime import datetime
 
 from companion import services
-from companion.rules.actions import Adjust
-from companion.rules.engine import apply
-from companion.rules.state import GameState
-from companion.sim import choose_action
-from tests.rules.helpers import finish_round, idle_rivals, reveal, settle, solo, two_player
+from companion.rules.actions import Adjust, SetTiebreak
+from companion.rules.engine import apply, new_game
+from companion.rules.state import GameState, Options, SeatSetup, Setup
+from companion.sim import choose_action, make_setup, play
+from tests.rules.helpers import (
+    catalog,
+    finish_round,
+    idle_rivals,
+    reveal,
+    settle,
+    solo,
+    two_player,
+)
 from tests.web.conftest import GameActions
 
 DAY = datetime(2026, 11, 20, 18, 0, 0)
@@ -49,6 +57,52 @@ def two_player_game() -> GameState:
     while s.phase != "ended":
         s = settle(reveal(s), strength=0)
     return s
+
+
+FOUR = (
+    SeatSetup("Ann", "paul_atreides", "green"),
+    SeatSetup("Ben", "ilban_richese", "blue"),
+    SeatSetup("Cal", "glossu_rabban", "red"),
+    SeatSetup("Dee", "memnon_thorvald", "yellow"),
+)
+
+
+def _round_of_reveals(state: GameState) -> GameState:
+    """Everyone takes a Reveal turn with no strength: the round ends, or the game."""
+    start = state.round
+    while state.round == start and state.phase != "ended":
+        state = settle(reveal(state), strength=0)
+    return state
+
+
+def four_player_game() -> GameState:
+    """Four players, seed 1, Cal (p3) First Player; two rounds. Everyone starts on 1 VP
+    [RB p.4, G2]. Round 1: Ben +4 VP from a card, Cal +2 Emperor Influence (1 VP at 2
+    Influence [RB p.7]), Dee +2 VP from a card. Round 2: Ben +5 (10 VP: the game ends
+    [RB p.12 Phase 5]), Cal +3, Dee +2. Cal and Dee tie on 5 VP and spice and Solari;
+    Dee has more water and comes second [RB p.12 Endgame]. Final: Ben 10, Dee 5, Cal 5,
+    Ann 1."""
+    setup = Setup(mode="4p", seed=1, humans=FOUR, rivals=(), first_player=2)
+    s = new_game(setup, catalog())
+    s = apply(s, Adjust("p2", "vp", 4, "card"))
+    s = apply(s, Adjust("p3", "influence:emperor", 2, "card"))
+    s = apply(s, Adjust("p4", "vp", 2, "card"))
+    s = _round_of_reveals(s)
+    s = apply(s, Adjust("p2", "vp", 5, "card"))
+    s = apply(s, Adjust("p3", "vp", 3, "card"))
+    s = apply(s, Adjust("p4", "vp", 2, "card"))
+    s = _round_of_reveals(s)
+    assert s.phase == "ended"
+    s = apply(s, SetTiebreak("p3", 3, 2, 1, 0))
+    return apply(s, SetTiebreak("p4", 3, 2, 2, 0))
+
+
+def played_game(mode: str, seed: int, sets: tuple[str, ...] = ("base",)) -> GameState:
+    """A whole game played by the simulator's scripted players (fixed seed)."""
+    setup = make_setup(catalog(), mode, None, seed, Options(), sets)
+    final = play(catalog(), setup, check=False).final
+    assert final is not None
+    return final
 
 
 def play_to_the_end(actions: GameActions, game_id: int, seed: int) -> GameState:
