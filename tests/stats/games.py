@@ -116,3 +116,22 @@ def play_to_the_end(actions: GameActions, game_id: int, seed: int) -> GameState:
                 return view.state
             services.act(game_id, choose_action(view.state, rng), view.version, actions.catalog)
     raise AssertionError("the game did not end")
+
+
+def new_multiplayer(
+    actions: GameActions, mode: str, seed: int, sets: tuple[str, ...] = ("base",)
+) -> int:
+    """A stored three- or four-player game (the simulator's setup for this seed), played
+    to the end through the services; at the end every player enters tie-break counts, as
+    the table does."""
+    with actions.app.app_context():
+        setup = make_setup(actions.catalog, mode, None, seed, Options(), sets)
+        game_id = services.create_game(setup, actions.catalog)
+    final = play_to_the_end(actions, game_id, seed)
+    rng = random.Random(seed)
+    with actions.app.app_context():
+        for human in final.humans:
+            counts = (rng.randint(0, 9), rng.randint(0, 9), rng.randint(0, 4), rng.randint(0, 6))
+            version = services.current_version(game_id)
+            services.act(game_id, SetTiebreak(human.id, *counts), version, actions.catalog)
+    return game_id
