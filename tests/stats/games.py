@@ -97,6 +97,19 @@ def four_player_game() -> GameState:
     return apply(s, SetTiebreak("p4", 3, 2, 2, 0))
 
 
+def three_player_game() -> GameState:
+    """Three players (Ann, Ben, Cal of `FOUR`), seed 2, Ben (p2) First Player; one round:
+    Ann +10 VP and Ben +3 VP from cards. Nobody starts with VP [RB p.4, G2]. Final: Ann
+    10, Ben 3, Cal 0."""
+    setup = Setup(mode="3p", seed=2, humans=FOUR[:3], rivals=(), first_player=1)
+    s = new_game(setup, catalog())
+    s = apply(s, Adjust("p1", "vp", 10, "card"))
+    s = apply(s, Adjust("p2", "vp", 3, "card"))
+    s = _round_of_reveals(s)
+    assert s.phase == "ended"
+    return s
+
+
 def played_game(mode: str, seed: int, sets: tuple[str, ...] = ("base",)) -> GameState:
     """A whole game played by the simulator's scripted players (fixed seed)."""
     setup = make_setup(catalog(), mode, None, seed, Options(), sets)
