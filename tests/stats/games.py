@@ -7,10 +7,11 @@ Rivals are kept idle (no Agent turns) so the VP come from the table's own entrie
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime
 
 from companion import services
-from companion.rules.actions import Adjust, SetTiebreak
+from companion.rules.actions import Action, Adjust, Choose, Reveal, SetTiebreak
 from companion.rules.engine import apply, new_game
 from companion.rules.state import GameState, Options, SeatSetup, Setup
 from companion.sim import choose_action, make_setup, play
@@ -67,34 +68,58 @@ FOUR = (
 )
 
 
-def _round_of_reveals(state: GameState) -> GameState:
-    """Everyone takes a Reveal turn with no strength: the round ends, or the game."""
+Step = Callable[[GameState, Action], GameState]
+
+
+def _round_of_reveals(state: GameState, step: Step = apply) -> GameState:
+    """Everyone takes a Reveal turn with no strength: the round ends, or the game.
+    Prompts get the first option (or 0)."""
     start = state.round
     while state.round == start and state.phase != "ended":
-        state = settle(reveal(state), strength=0)
+        prompt = state.prompt
+        if prompt is None:
+            assert state.turn is not None
+            state = step(state, Reveal(state.turn))
+        else:
+            state = step(state, Choose("0" if prompt.number else prompt.options[0]))
     return state
 
 
-def four_player_game() -> GameState:
+FOUR_PLAYER_SETUP = Setup(mode="4p", seed=1, humans=FOUR, rivals=(), first_player=2)
+
+
+def four_player_game(step: Step = apply) -> GameState:
     """Four players, seed 1, Cal (p3) First Player; two rounds. Everyone starts on 1 VP
     [RB p.4, G2]. Round 1: Ben +4 VP from a card, Cal +2 Emperor Influence (1 VP at 2
     Influence [RB p.7]), Dee +2 VP from a card. Round 2: Ben +5 (10 VP: the game ends
     [RB p.12 Phase 5]), Cal +3, Dee +2. Cal and Dee tie on 5 VP and spice and Solari;
     Dee has more water and comes second [RB p.12 Endgame]. Final: Ben 10, Dee 5, Cal 5,
-    Ann 1."""
-    setup = Setup(mode="4p", seed=1, humans=FOUR, rivals=(), first_player=2)
-    s = new_game(setup, catalog())
-    s = apply(s, Adjust("p2", "vp", 4, "card"))
-    s = apply(s, Adjust("p3", "influence:emperor", 2, "card"))
-    s = apply(s, Adjust("p4", "vp", 2, "card"))
-    s = _round_of_reveals(s)
-    s = apply(s, Adjust("p2", "vp", 5, "card"))
-    s = apply(s, Adjust("p3", "vp", 3, "card"))
-    s = apply(s, Adjust("p4", "vp", 2, "card"))
-    s = _round_of_reveals(s)
+    Ann 1. `step` applies each action (the engine, or the services for a stored game)."""
+    s = new_game(FOUR_PLAYER_SETUP, catalog())
+    s = step(s, Adjust("p2", "vp", 4, "card"))
+    s = step(s, Adjust("p3", "influence:emperor", 2, "card"))
+    s = step(s, Adjust("p4", "vp", 2, "card"))
+    s = _round_of_reveals(s, step)
+    s = step(s, Adjust("p2", "vp", 5, "card"))
+    s = step(s, Adjust("p3", "vp", 3, "card"))
+    s = step(s, Adjust("p4", "vp", 2, "card"))
+    s = _round_of_reveals(s, step)
     assert s.phase == "ended"
-    s = apply(s, SetTiebreak("p3", 3, 2, 1, 0))
-    return apply(s, SetTiebreak("p4", 3, 2, 2, 0))
+    s = step(s, SetTiebreak("p3", 3, 2, 1, 0))
+    return step(s, SetTiebreak("p4", 3, 2, 2, 0))
+
+
+def stored_four_player_game(actions: GameActions) -> int:
+    """`four_player_game` stored and played through the services."""
+    with actions.app.app_context():
+        game_id = services.create_game(FOUR_PLAYER_SETUP, actions.catalog)
+
+        def step(_: GameState, action: Action) -> GameState:
+            version = services.current_version(game_id)
+            return services.act(game_id, action, version, actions.catalog).state
+
+        four_player_game(step)
+    return game_id
 
 
 def three_player_game() -> GameState:
