@@ -222,12 +222,13 @@ def test_statistics_per_player_count_and_for_one_player(game, client, table_game
     assert 'href="/stats?mode=4p"' in stats
     four = client.get("/stats?mode=4p").get_data(as_text=True)
     assert "<div><strong>1</strong><span>games played</span></div>" in four
-    assert "Places in three- and four-player games" in four
+    assert "By player" in four and "Places in three- and four-player games" not in four
     assert "How hard is each difficulty (simulated)" not in four
     ann = client.get("/stats?player=Ann&mode=4p").get_data(as_text=True)
     assert "Statistics: Ann" in ann
     assert "<div><strong>0</strong><span>wins</span></div>" in ann
     assert "<div><strong>4.0</strong><span>average place in three- and four-player games" in ann
+    assert "Places in three- and four-player games" in ann and "By player" not in ann
     assert 'href="/stats?player=Ann&amp;mode=3p"' in ann
 
 
