@@ -6,6 +6,7 @@ import json
 import re
 import sqlite3
 import tempfile
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
@@ -264,18 +265,39 @@ def summary(game_id: int) -> ResponseReturnValue:
     )
 
 
+@dataclass(frozen=True)
+class _Seats:
+    """The statistics' input as last computed: the rows' version, each game's seats with
+    the time its row was written, and all the seats in the order the games ended."""
+
+    version: tuple[object, ...]
+    by_game: dict[int, tuple[datetime, list[aggregate.Result]]]
+    seats: list[aggregate.Result]
+
+
 def _seats() -> list[aggregate.Result]:
-    """Every human seat of the finished games; computed again only when the summary
-    rows changed (their version is one query), so every process sees every change."""
+    """Every human seat of the finished games. Computed again only when the summary rows
+    changed (their version is one query), so every process sees every change; then only
+    the rows written since are read and decoded, the other games' seats are kept."""
     records = store.for_app()
     version = records.version()
-    cached: tuple[tuple[object, ...], list[aggregate.Result]] | None = current_app.extensions.get(
-        "stats_seats"
+    cached: _Seats | None = current_app.extensions.get("stats_seats")
+    if cached is not None and cached.version == version:
+        return cached.seats
+    known = cached.by_game if cached is not None else {}
+    stamps = records.stamps()
+    changed = records.some(
+        [gid for gid, written in stamps if known.get(gid, (None,))[0] != written]
     )
-    if cached is not None and cached[0] == version:
-        return cached[1]
-    seats = aggregate.results(records.records())
-    current_app.extensions["stats_seats"] = (version, seats)
+    by_game: dict[int, tuple[datetime, list[aggregate.Result]]] = {}
+    for game_id, written in stamps:
+        if game_id in changed:
+            by_game[game_id] = (written, aggregate.results([changed[game_id]]))
+        elif game_id in known:
+            by_game[game_id] = known[game_id]
+        # else: deleted between the two queries; the next version reads again
+    seats = [seat for _, game_seats in by_game.values() for seat in game_seats]
+    current_app.extensions["stats_seats"] = _Seats(version, by_game, seats)
     return seats
 
 

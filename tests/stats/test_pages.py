@@ -13,7 +13,7 @@ from companion import services
 from companion.db import db
 from companion.rules import codec
 from companion.rules.scoring import final_ranking
-from companion.stats import simulated
+from companion.stats import simulated, store
 from companion.stats.models import GameRecord
 from companion.stats.sample import store_games
 from tests import database
@@ -254,3 +254,41 @@ def test_a_summary_stored_before_the_start_source_still_renders(game, client, ta
     assert "Dee is ahead of Cal on equal VP" not in body  # no counts to say it with
     assert client.get("/stats").status_code == 200
     assert client.get("/export/games.csv").status_code == 200
+
+
+def test_the_statistics_follow_every_change_of_the_rows(app, client):
+    """The statistics are kept until a summary row changes; then only the changed rows
+    are read again. After a new row, a rewritten row and a deleted row the page says what
+    it says when computed from nothing."""
+    catalog = app.extensions["catalog"]
+    with app.app_context():
+        store_games(12, catalog, datetime(2026, 1, 1, 18))
+    client.get("/stats")  # cached
+
+    def fresh() -> str:
+        app.extensions.pop("stats_seats", None)
+        return client.get("/stats").get_data(as_text=True)
+
+    with app.app_context():
+        store_games(1, catalog, datetime(2026, 2, 1, 18))  # a new row
+    assert "<div><strong>13</strong><span>games played</span></div>" in (
+        kept := client.get("/stats").get_data(as_text=True)
+    )
+    assert kept == fresh()
+    with app.app_context():
+        first = store.for_app().stamps()[0][0]  # the oldest game
+        row = db.session.get(GameRecord, first)
+        data = copy.deepcopy(row.data)
+        data["houses"][0]["name"] = "Zed"  # rewritten, as when a tie-break is entered
+        row.data = data
+        row.written_at = datetime(2030, 1, 1)
+        db.session.commit()
+    kept = client.get("/stats").get_data(as_text=True)
+    assert "/stats?player=Zed" in kept and kept == fresh()
+    with app.app_context():
+        db.session.execute(db.text(f"DELETE FROM game_record WHERE game_id = {first}"))
+        db.session.commit()
+    kept = client.get("/stats").get_data(as_text=True)
+    assert "/stats?player=Zed" not in kept
+    assert "<div><strong>12</strong><span>games played</span></div>" in kept
+    assert kept == fresh()
