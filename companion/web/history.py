@@ -209,18 +209,22 @@ def _tie_line(ahead: dict[str, Any], behind: dict[str, Any]) -> str:
         None,
     )
     if mine is None or theirs is None or index is None:
-        return _(
-            "%(ahead)s is ahead of %(behind)s on equal VP: Chaumurky wins ties.",
+        return str(
+            _(
+                "%(ahead)s is ahead of %(behind)s on equal VP: Chaumurky wins ties.",
+                ahead=first,
+                behind=second,
+            )
+        )
+    return str(
+        _(
+            "%(ahead)s is ahead of %(behind)s on equal VP by %(count)s: %(mine)d to %(theirs)d.",
             ahead=first,
             behind=second,
+            count=TIEBREAK_NAMES[TIEBREAKS[index]],
+            mine=mine[index],
+            theirs=theirs[index],
         )
-    return _(
-        "%(ahead)s is ahead of %(behind)s on equal VP by %(count)s: %(mine)d to %(theirs)d.",
-        ahead=first,
-        behind=second,
-        count=TIEBREAK_NAMES[TIEBREAKS[index]],
-        mine=mine[index],
-        theirs=theirs[index],
     )
 
 

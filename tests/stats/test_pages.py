@@ -243,6 +243,7 @@ def test_a_summary_stored_before_the_start_source_still_renders(game, client, ta
     four, _ = table_games
     with game.app.app_context():
         row = db.session.get(GameRecord, four)
+        assert row is not None
         old = copy.deepcopy(row.data)
         del old["players"]
         for house in old["houses"]:
@@ -267,7 +268,7 @@ def test_the_statistics_follow_every_change_of_the_rows(app, client):
 
     def fresh() -> str:
         app.extensions.pop("stats_seats", None)
-        return client.get("/stats").get_data(as_text=True)
+        return str(client.get("/stats").get_data(as_text=True))
 
     with app.app_context():
         store_games(1, catalog, datetime(2026, 2, 1, 18))  # a new row
@@ -278,6 +279,7 @@ def test_the_statistics_follow_every_change_of_the_rows(app, client):
     with app.app_context():
         first = store.for_app().stamps()[0][0]  # the oldest game
         row = db.session.get(GameRecord, first)
+        assert row is not None
         data = copy.deepcopy(row.data)
         data["houses"][0]["name"] = "Zed"  # rewritten, as when a tie-break is entered
         row.data = data
