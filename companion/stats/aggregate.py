@@ -67,7 +67,8 @@ class Streaks:
 @dataclass(frozen=True, slots=True)
 class Statistics:
     """Everything the statistics page shows for a set of results. Games and wins count
-    games (a two-player game is one game, won when one of its players won); averages,
+    games (a game of two to four players is one game, won when one of these seats won:
+    with everyone's seats, always, since House Hagal never wins [RB p.19]); averages,
     shares, best and worst count seats. `places`: how often these seats finished first,
     second... in three- and four-player games, where the place says more than a win."""
 

@@ -219,6 +219,7 @@ def test_a_four_player_summary_shows_the_starting_vp_and_the_tie_break(game, cli
 def test_statistics_per_player_count_and_for_one_player(game, client, table_games):
     stats = client.get("/stats").get_data(as_text=True)
     assert "By player" in stats and "Three players" in stats and "Four players" in stats
+    assert "one of you wins every game" in stats
     assert 'href="/stats?mode=4p"' in stats
     four = client.get("/stats?mode=4p").get_data(as_text=True)
     assert "<div><strong>1</strong><span>games played</span></div>" in four
@@ -229,6 +230,7 @@ def test_statistics_per_player_count_and_for_one_player(game, client, table_game
     assert "<div><strong>0</strong><span>wins</span></div>" in ann
     assert "<div><strong>4.0</strong><span>average place in three- and four-player games" in ann
     assert "Places in three- and four-player games" in ann and "By player" not in ann
+    assert "one of you wins every game" not in ann
     assert 'href="/stats?player=Ann&amp;mode=3p"' in ann
 
 
