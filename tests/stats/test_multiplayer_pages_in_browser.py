@@ -67,6 +67,11 @@ OVERFLOW = """() => {
 }"""
 
 
+SCROLLED = """() => [...document.querySelectorAll('.scroll')]
+  .filter(e => e.scrollWidth > e.clientWidth + 1)
+  .map(e => e.closest('section').querySelector('h2').textContent)"""
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_history_summary_and_statistics_of_three_and_four_player_games(
     app, base_url, page, language
@@ -84,6 +89,10 @@ def test_history_summary_and_statistics_of_three_and_four_player_games(
             layout = page.evaluate(OVERFLOW)
             if layout["page"] or layout["wide"]:
                 problems.append(f"{name} {width}x{height}: {layout}")
+            if name.startswith("summary"):  # four houses' columns fit without a sideways scroll
+                scrolled = page.evaluate(SCROLLED)
+                if scrolled:
+                    problems.append(f"{name} {width}x{height}: tables scroll: {scrolled}")
             page.screenshot(
                 path=str(SCREENS / f"history-{language}-{width}x{height}-{name}.png"),
                 full_page=True,
