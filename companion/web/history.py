@@ -333,7 +333,7 @@ def statistics() -> ResponseReturnValue:
         own=aggregate.difficulty_rates(chosen),
         trend=trend if player and recent else None,
         trend_games=len(recent),
-        players=names,
+        players=aggregate.players(aggregate.in_mode(seats, mode)),
         player=player,
         mode=mode,
         modes={m: MODES[m] for m in played},

@@ -234,6 +234,15 @@ def test_statistics_per_player_count_and_for_one_player(game, client, table_game
     assert 'href="/stats?player=Ann&amp;mode=3p"' in ann
 
 
+def test_the_players_listed_for_a_mode_are_those_who_played_it(game, client, table_games):
+    four = client.get("/stats?mode=4p").get_data(as_text=True)
+    assert "/stats?player=Dee&amp;mode=4p" in four
+    three = client.get("/stats?mode=3p").get_data(as_text=True)
+    assert "player=Dee" not in three  # Dee played only the four-player game
+    none = client.get("/stats?player=Dee&mode=3p").get_data(as_text=True)
+    assert "No finished game matches." in none and "No finished game yet" not in none
+
+
 def test_a_bad_mode_for_the_statistics_is_named_and_ignored(client):
     response = client.get("/stats?mode=5p")
     assert response.status_code == 200
