@@ -1,12 +1,14 @@
-"""Statistics over finished games' records: per human player (by name) and overall."""
+"""Statistics over finished games' records: per human player (by name) and overall, in
+every mode (solo, two, three and four players) or in one."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
+from companion.rules.state import MODES, MULTIPLAYER
 from companion.stats.summary import VP_SOURCES, Record
 
 HAGAL = "hagal"  # the "rival leader" of a two-player game: House Hagal
@@ -20,17 +22,23 @@ class Result:
     ended_at: str
     player: str
     won: bool
+    rank: int | None  # the place at the end [RB p.12 Endgame]; shared on a tie still open
     vp: int
     margin: int  # VP minus the best other scoring house's VP
     sources: dict[str, int]
     rounds: int
     minutes: int
-    mode: str
+    mode: str  # "solo", "2p", "3p" or "4p"
     difficulty: str | None
     expansion: str  # "base" or "ix"
     epic: bool
     leader: str
-    rivals: tuple[str, ...]  # the Rival leaders; (HAGAL,) in a two-player game
+    rivals: tuple[str, ...]  # the Rival leaders; (HAGAL,) in a two-player game; none with 3-4
+
+    @property
+    def multiplayer(self) -> bool:
+        """A seat of a three- or four-player game (no Rival, no House Hagal)."""
+        return self.mode in MULTIPLAYER
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +67,10 @@ class Streaks:
 @dataclass(frozen=True, slots=True)
 class Statistics:
     """Everything the statistics page shows for a set of results. Games and wins count
-    games (a two-player game is one game, won when one of its players won); averages,
-    shares, best and worst count seats."""
+    games (a game of two to four players is one game, won when one of these seats won:
+    with everyone's seats, always, since House Hagal never wins [RB p.19]); averages,
+    shares, best and worst count seats. `places`: how often these seats finished first,
+    second... in three- and four-player games, where the place says more than a win."""
 
     games: int
     wins: int
@@ -73,6 +83,8 @@ class Statistics:
     best: Result | None
     worst: Result | None
     streaks: Streaks
+    places: tuple[tuple[int, int], ...]  # (place, seats) in 3-4 player games, best first
+    average_place: float | None  # over the seats of 3-4 player games; None without one
     results: tuple[Result, ...]  # oldest first
 
     @property
@@ -94,9 +106,10 @@ def results(records: Iterable[Record]) -> list[Result]:
                     ended_at=record["ended_at"],
                     player=house["name"],
                     won=house["rank"] == 1,
+                    rank=house["rank"],
                     vp=house["vp"],
                     margin=house["vp"] - max(others, default=0),
-                    sources=house["sources"],
+                    sources=house["sources"],  # without "start" in records made before it
                     rounds=record["rounds"],
                     minutes=record["minutes"],
                     mode=record["mode"],
@@ -116,6 +129,7 @@ BREAKDOWNS: dict[str, Callable[[Result], Sequence[str]]] = {
     "expansion": lambda r: (r.expansion + ("_epic" if r.epic else ""),),
     "leader": lambda r: (r.leader,),
     "rival": lambda r: tuple(dict.fromkeys(r.rivals)),
+    "player": lambda r: (r.player,),
 }
 
 
@@ -158,6 +172,7 @@ def statistics(seats: Sequence[Result]) -> Statistics:
     by_source = {src: sum(s.sources.get(src, 0) for s in seats) for src in VP_SOURCES}
     ranked = sorted(seats, key=lambda s: (s.margin, s.vp, s.ended_at))
     games = outcomes(seats)
+    placed = [s.rank for s in seats if s.multiplayer and s.rank is not None]
     return Statistics(
         games=len(games),
         wins=sum(games),
@@ -170,6 +185,8 @@ def statistics(seats: Sequence[Result]) -> Statistics:
         best=ranked[-1] if ranked else None,
         worst=ranked[0] if ranked else None,
         streaks=streaks(games),
+        places=tuple(sorted(Counter(placed).items())),
+        average_place=fmean(placed) if placed else None,
         results=tuple(seats),
     )
 
@@ -191,3 +208,14 @@ def difficulty_rates(seats: Sequence[Result]) -> dict[str, Tally]:
     """Solo games and wins per difficulty and expansion, keyed "mentat/base", "mentat/ix"."""
     tallies = _tallies(seats, lambda r: (f"{r.difficulty}/{r.expansion}",) if r.difficulty else ())
     return {t.key: t for t in tallies}
+
+
+def in_mode(seats: Iterable[Result], mode: str | None) -> list[Result]:
+    """The seats of games of this mode ("solo", "2p", "3p", "4p"); all with None."""
+    return [s for s in seats if s.mode == mode] if mode else list(seats)
+
+
+def modes(seats: Iterable[Result]) -> list[str]:
+    """The modes these seats were played in, in the order of `MODES`."""
+    played = {s.mode for s in seats}
+    return [mode for mode in MODES if mode in played]

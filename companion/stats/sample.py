@@ -1,6 +1,6 @@
 """Many finished games at once, for the statistics benchmark and the page tests: a few
-games played by the simulator (fixed seeds), stored again and again under other player
-names and end dates, each with its summary row."""
+games played by the simulator (fixed seeds), solo and two to four players, stored again
+and again under other player names and end dates, each with its summary row."""
 
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ KINDS = (  # mode, difficulty, sets, epic
     ("solo", "kwisatz", ("base", "ix"), False),
     ("2p", None, ("base",), False),
     ("2p", None, ("base", "ix"), True),
+    ("3p", None, ("base",), False),
+    ("3p", None, ("base", "ix"), False),
+    ("4p", None, ("base",), False),
+    ("4p", None, ("base", "ix"), True),
 )
 
 
@@ -55,13 +59,12 @@ def store_games(count: int, catalog: Catalog, start: datetime) -> None:
         )
         db.session.add(game)
         db.session.flush()
-        store.put(
-            game.id, _renamed(final, PLAYERS[number % len(PLAYERS)]), started, game.updated_at
-        )
+        store.put(game.id, _renamed(final, number), started, game.updated_at)
     db.session.commit()
 
 
-def _renamed(state: GameState, name: str) -> GameState:
-    """The state with its first human player called `name`."""
-    houses = tuple(replace(h, name=name) if h.id == "p1" else h for h in state.houses)
+def _renamed(state: GameState, number: int) -> GameState:
+    """The state with its human players called after `PLAYERS`, from the `number`th on."""
+    names = iter(PLAYERS[(number + i) % len(PLAYERS)] for i in range(len(PLAYERS)))
+    houses = tuple(replace(h, name=next(names)) if h.is_human else h for h in state.houses)
     return replace(state, houses=houses)

@@ -44,6 +44,7 @@ class RecordFilter:
 
 
 NEWEST_FIRST = (GameRecord.ended_at.desc(), GameRecord.game_id.desc())
+CHUNK = 500  # ids per IN (...) query: under SQLite's oldest limit of 999 parameters
 
 
 class RecordStore:
@@ -87,6 +88,23 @@ class RecordStore:
             )
         ).one()
         return tuple(row)
+
+    def stamps(self) -> list[tuple[int, datetime]]:
+        """Every row's game id and when it was written, oldest game first (the order of
+        `aggregate.results`), without reading the records themselves."""
+        query = select(GameRecord.game_id, GameRecord.written_at).order_by(
+            GameRecord.ended_at, GameRecord.game_id
+        )
+        return [(game_id, written) for game_id, written in self.session.execute(query)]
+
+    def some(self, game_ids: list[int]) -> dict[int, Record]:
+        """The records of these games (those that still exist), by game id."""
+        found: dict[int, Record] = {}
+        for start in range(0, len(game_ids), CHUNK):
+            chunk = game_ids[start : start + CHUNK]
+            query = select(GameRecord.game_id, GameRecord.data).where(GameRecord.game_id.in_(chunk))
+            found.update((game_id, data) for game_id, data in self.session.execute(query))
+        return found
 
     def get(self, game_id: int) -> Record | None:
         return self.session.scalar(select(GameRecord.data).where(GameRecord.game_id == game_id))

@@ -4,21 +4,41 @@ The final state holds everything a summary needs: the VP ledger (each line with 
 source and round), the log (every Influence change with its round, every Conflict's
 places) and the purchases. The record is plain JSON, so it is stored as it is and the
 statistics never replay a game.
+
+A house's line is put together from the parts in `HOUSE_PARTS`, each a function of the
+final state and the house returning some of the line's fields: a new part (a turn clock's
+totals, say) is one more function there, and the readers of older records treat a field
+they don't find as absent.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from companion.rules.catalog import FACTIONS
-from companion.rules.scoring import final_ranking
+from companion.rules.scoring import Standing, final_ranking
 from companion.rules.setup import starting_houses
 from companion.rules.state import GameState, House
 
 RECORD_VERSION = 1
-VP_SOURCES = ("conflict", "influence", "alliance", "exchange", "card", "tech", "endgame", "manual")
+# Where VP come from, in the order the pages and the CSV list them. "start": the Score
+# marker starts on 1 in a four-player game [RB p.4, G2]; records written before that
+# source existed have no "start" in their `sources`.
+VP_SOURCES = (
+    "start",
+    "conflict",
+    "influence",
+    "alliance",
+    "exchange",
+    "card",
+    "tech",
+    "endgame",
+    "manual",
+)
 
 Record = dict[str, Any]
 
@@ -31,14 +51,15 @@ def iso_utc(moment: datetime) -> str:
 def summarize(game_id: int, state: GameState, started: datetime, ended: datetime) -> Record:
     """The summary of a finished game: setup, standings and per-house series."""
     setup = state.setup
-    ranks = {standing.house: standing.rank for standing in final_ranking(state)}
-    rounds = max(state.round, 1)
+    standings = {standing.house: standing for standing in final_ranking(state)}
     start = starting_houses(setup)[1]  # the First Player marker's holder in round 1
-    houses = [_house(state, h, ranks.get(h.id), rounds, start) for h in state.houses]
+    context = _Context(state, standings, max(state.round, 1), start)
+    houses = [_house(context, house) for house in state.houses]
     return {
         "v": RECORD_VERSION,
         "game_id": game_id,
         "mode": setup.mode,
+        "players": setup.players,
         "difficulty": setup.difficulty,
         "sets": list(setup.sets),
         "ix": state.ix,
@@ -46,38 +67,83 @@ def summarize(game_id: int, state: GameState, started: datetime, ended: datetime
         "started_at": iso_utc(started),
         "ended_at": iso_utc(ended),
         "minutes": max(0, round((ended - started).total_seconds() / 60)),
-        "rounds": rounds,
+        "rounds": context.rounds,
         "end_reason": state.end_reason,
         "first": start,
         "houses": houses,
     }
 
 
-def _house(state: GameState, house: House, rank: int | None, rounds: int, start: str) -> Record:
-    """One house's line: standing, VP by source and by round, Influence by round."""
-    sources = dict.fromkeys(VP_SOURCES, 0)
-    per_round = [0] * (rounds + 1)
-    for entry in state.ledger:
-        if entry.house == house.id:
-            sources[entry.source] += entry.delta
-            per_round[min(max(entry.round, 0), rounds)] += entry.delta
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What every part of a house's line may need besides the house."""
+
+    state: GameState
+    standings: dict[str, Standing]
+    rounds: int
+    start: str  # the house holding the First Player marker in round 1
+
+
+HousePart = Callable[[_Context, House], Record]
+
+
+def _identity(context: _Context, house: House) -> Record:
     return {
         "id": house.id,
         "kind": house.kind,
         "name": house.name,
         "leader": house.leader,
         "color": house.color,
+    }
+
+
+def _standing(context: _Context, house: House) -> Record:
+    """Final VP and place [RB p.12 Endgame: most VP, then spice, Solari, water, garrisoned
+    troops]; House Hagal, which never scores [RB p.19], has no rank. `tiebreak`: the
+    counts a human entered at the end (spice, Solari, water, garrison), if any."""
+    standing = context.standings.get(house.id)
+    rank = standing.rank if standing else None
+    return {
         "vp": house.vp,
         "rank": rank,
         "winner": rank == 1,
-        "start": house.id == start,
+        "start": house.id == context.start,
+        "tiebreak": list(standing.tiebreak) if standing and standing.tiebreak else None,
+    }
+
+
+def _scores(context: _Context, house: House) -> Record:
+    """VP by source and by round, Influence by round and at the end."""
+    sources = dict.fromkeys(VP_SOURCES, 0)
+    per_round = [0] * (context.rounds + 1)
+    for entry in context.state.ledger:
+        if entry.house == house.id:
+            sources[entry.source] = sources.get(entry.source, 0) + entry.delta
+            per_round[min(max(entry.round, 0), context.rounds)] += entry.delta
+    return {
         "sources": sources,
         "vp_by_round": _running_totals(per_round),
-        "influence_by_round": _influence_by_round(state, house.id, rounds),
+        "influence_by_round": _influence_by_round(context.state, house.id, context.rounds),
         "influence": dict(zip(FACTIONS, house.influence, strict=True)),
-        "conflicts": _conflicts_won(state, house.id),
-        "purchases": [a.card for a in state.acquisitions if a.house == house.id],
     }
+
+
+def _gains(context: _Context, house: House) -> Record:
+    return {
+        "conflicts": _conflicts_won(context.state, house.id),
+        "purchases": [a.card for a in context.state.acquisitions if a.house == house.id],
+    }
+
+
+HOUSE_PARTS: tuple[HousePart, ...] = (_identity, _standing, _scores, _gains)
+
+
+def _house(context: _Context, house: House) -> Record:
+    """One house's line: every part's fields."""
+    line: Record = {}
+    for part in HOUSE_PARTS:
+        line.update(part(context, house))
+    return line
 
 
 def _running_totals(per_round: list[int]) -> list[int]:

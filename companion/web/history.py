@@ -6,7 +6,9 @@ import json
 import re
 import sqlite3
 import tempfile
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +22,31 @@ from companion import services
 from companion.db import db
 from companion.db.backup import BackupRefused, backup_to
 from companion.rules.catalog import Catalog
+from companion.rules.scoring import TIEBREAKS
 from companion.rules.state import DIFFICULTIES
 from companion.stats import aggregate, bgstats, simulated, store, transfer
+from companion.stats import summary as summary_module
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
 from companion.web.language import card_text, house_name
-from companion.web.present.panels import VP_SOURCES
+from companion.web.present.panels import TIEBREAK_NAMES
+from companion.web.present.panels import VP_SOURCES as PANEL_SOURCES
 
 bp = Blueprint("history", __name__)
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 HISTORY_SHOWN = 100  # the most recent finished games the history lists
 TREND_GAMES = 30  # the games in a player's VP chart
-MODES = {"solo": _l("Solo"), "2p": _l("Two players")}
+MODES = {
+    "solo": _l("Solo"),
+    "2p": _l("Two players"),
+    "3p": _l("Three players"),
+    "4p": _l("Four players"),
+}
+# Where VP came from, in the summaries' order; "start": the Score marker's starting space
+# (1 VP each in a four-player game, RB p.4 G2).
+SOURCES = {
+    source: PANEL_SOURCES.get(source, _l("Starting VP")) for source in summary_module.VP_SOURCES
+}
 DIFFICULTY_NAMES = {
     "mercenary": _l("Mercenary"),
     "sardaukar": _l("Sardaukar"),
@@ -55,6 +70,7 @@ BREAKDOWN_TITLES = {
     "expansion": _l("By expansion"),
     "leader": _l("By your leader"),
     "rival": _l("By Rival leader"),
+    "player": _l("By player"),
 }
 
 
@@ -170,6 +186,48 @@ def _standings(record: Record) -> list[dict[str, Any]]:
     return sorted(record["houses"], key=lambda h: (h["rank"] is None, h["rank"] or 0, h["id"]))
 
 
+def tie_lines(houses: list[dict[str, Any]]) -> list[str]:
+    """How each tie on VP was broken [RB p.12 Endgame], from the standings (best first):
+    the count that decided it, or Chaumurky (which wins ties, Rise of Ix)."""
+    scoring = [h for h in houses if h["rank"] is not None]
+    return [
+        _tie_line(ahead, behind)
+        for ahead, behind in pairwise(scoring)
+        # Records written before the tie-break counts were kept have no "tiebreak".
+        if ahead["vp"] == behind["vp"]
+        and ahead["rank"] < behind["rank"]
+        and "tiebreak" in ahead
+        and "tiebreak" in behind
+    ]
+
+
+def _tie_line(ahead: dict[str, Any], behind: dict[str, Any]) -> str:
+    mine, theirs = ahead.get("tiebreak"), behind.get("tiebreak")
+    first, second = house_name(ahead["name"]), house_name(behind["name"])
+    index = next(
+        (i for i, (a, b) in enumerate(zip(mine or (), theirs or (), strict=True)) if a != b),
+        None,
+    )
+    if mine is None or theirs is None or index is None:
+        return str(
+            _(
+                "%(ahead)s is ahead of %(behind)s on equal VP: Chaumurky wins ties.",
+                ahead=first,
+                behind=second,
+            )
+        )
+    return str(
+        _(
+            "%(ahead)s is ahead of %(behind)s on equal VP by %(count)s: %(mine)d to %(theirs)d.",
+            ahead=first,
+            behind=second,
+            count=TIEBREAK_NAMES[TIEBREAKS[index]],
+            mine=mine[index],
+            theirs=theirs[index],
+        )
+    )
+
+
 def _summary_by_replay(game_id: int) -> Record | None:
     """A finished game without a stored summary (ended before the summaries were kept,
     until `flask --app wsgi stats rebuild`): summarized from its replayed state."""
@@ -198,9 +256,10 @@ def summary(game_id: int) -> ResponseReturnValue:
         "history/summary.html",
         record=record,
         houses=_standings(record),
+        ties=tie_lines(_standings(record)),
         vp_chart=vp_chart,
         influence_chart=influence_chart,
-        sources=VP_SOURCES,
+        sources=SOURCES,
         leader_name=leader_name,
         card_name=lambda cid: cards[cid].name if cid in cards else cid,
         conflict_name=lambda cid: conflicts[cid].name if cid in conflicts else cid,
@@ -210,18 +269,39 @@ def summary(game_id: int) -> ResponseReturnValue:
     )
 
 
+@dataclass(frozen=True)
+class _Seats:
+    """The statistics' input as last computed: the rows' version, each game's seats with
+    the time its row was written, and all the seats in the order the games ended."""
+
+    version: tuple[object, ...]
+    by_game: dict[int, tuple[datetime, list[aggregate.Result]]]
+    seats: list[aggregate.Result]
+
+
 def _seats() -> list[aggregate.Result]:
-    """Every human seat of the finished games; computed again only when the summary
-    rows changed (their version is one query), so every process sees every change."""
+    """Every human seat of the finished games. Computed again only when the summary rows
+    changed (their version is one query), so every process sees every change; then only
+    the rows written since are read and decoded, the other games' seats are kept."""
     records = store.for_app()
     version = records.version()
-    cached: tuple[tuple[object, ...], list[aggregate.Result]] | None = current_app.extensions.get(
-        "stats_seats"
+    cached: _Seats | None = current_app.extensions.get("stats_seats")
+    if cached is not None and cached.version == version:
+        return cached.seats
+    known = cached.by_game if cached is not None else {}
+    stamps = records.stamps()
+    changed = records.some(
+        [gid for gid, written in stamps if known.get(gid, (None,))[0] != written]
     )
-    if cached is not None and cached[0] == version:
-        return cached[1]
-    seats = aggregate.results(records.records())
-    current_app.extensions["stats_seats"] = (version, seats)
+    by_game: dict[int, tuple[datetime, list[aggregate.Result]]] = {}
+    for game_id, written in stamps:
+        if game_id in changed:
+            by_game[game_id] = (written, aggregate.results([changed[game_id]]))
+        elif game_id in known:
+            by_game[game_id] = known[game_id]
+        # else: deleted between the two queries; the next version reads again
+    seats = [seat for _, game_seats in by_game.values() for seat in game_seats]
+    current_app.extensions["stats_seats"] = _Seats(version, by_game, seats)
     return seats
 
 
@@ -230,11 +310,15 @@ def statistics() -> ResponseReturnValue:
     seats = _seats()
     names = aggregate.players(seats)
     player = request.args.get("player", "")
-    problem = None
+    mode = request.args.get("mode", "")
+    problems: list[str] = []
     if player and player not in names:
-        problem = _("No finished game has a player named %(name)s.", name=player)
+        problems.append(_("No finished game has a player named %(name)s.", name=player))
         player = ""
-    chosen = [s for s in seats if s.player == player] if player else seats
+    if mode and mode not in MODES:
+        problems.append(_("Unknown %(what)s: %(value)s", what=FILTER_NAMES["mode"], value=mode))
+        mode = ""
+    chosen = aggregate.in_mode([s for s in seats if s.player == player] if player else seats, mode)
     recent = chosen[-TREND_GAMES:]
     trend = line_chart(
         [
@@ -242,19 +326,22 @@ def statistics() -> ResponseReturnValue:
             (str(_("Best other house")), "blue", [s.vp - s.margin for s in recent]),
         ]
     )
+    played = aggregate.modes(seats if not player else [s for s in seats if s.player == player])
     return render_template(
         "history/stats.html",
         stats=aggregate.statistics(chosen),
         own=aggregate.difficulty_rates(chosen),
         trend=trend if player and recent else None,
         trend_games=len(recent),
-        players=names,
+        players=aggregate.players(aggregate.in_mode(seats, mode)),
         player=player,
-        problem=problem,
+        mode=mode,
+        modes={m: MODES[m] for m in played},
+        problems=problems,
         titles=BREAKDOWN_TITLES,
         key_name=key_name,
-        sources=VP_SOURCES,
-        simulated=simulated.table(),
+        sources=SOURCES,
+        simulated=simulated.table() if mode in ("", "solo") else None,
         difficulties=DIFFICULTY_NAMES,
         expansions=EXPANSIONS,
     )

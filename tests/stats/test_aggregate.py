@@ -15,7 +15,14 @@ import pytest
 
 from companion.stats import aggregate
 from companion.stats.summary import summarize
-from tests.stats.games import DAY, solo_loss, solo_win, two_player_game
+from tests.stats.games import (
+    DAY,
+    four_player_game,
+    solo_loss,
+    solo_win,
+    three_player_game,
+    two_player_game,
+)
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +120,67 @@ def test_no_games_give_empty_statistics():
         None,
     )
     assert stats.shares == {} and all(rows == [] for rows in stats.by.values())
+
+
+@pytest.fixture(scope="module")
+def table_records():
+    """Game 4 (day 4): three players; Ann 10, Ben 3, Cal 0 (tests/stats/games.py).
+    Game 5 (day 5): four players; Ben 10, Dee 5 (second on water), Cal 5, Ann 1."""
+    return [
+        summarize(
+            4, three_player_game(), DAY + timedelta(days=3), DAY + timedelta(days=3, hours=1)
+        ),
+        summarize(5, four_player_game(), DAY + timedelta(days=4), DAY + timedelta(days=4, hours=2)),
+    ]
+
+
+def test_three_and_four_player_seats_have_their_places_and_margins(table_records):
+    seats = aggregate.results(table_records)
+    assert [(s.game_id, s.player, s.mode, s.rank, s.won, s.vp, s.margin) for s in seats] == [
+        (4, "Ann", "3p", 1, True, 10, 7),
+        (4, "Ben", "3p", 2, False, 3, -7),
+        (4, "Cal", "3p", 3, False, 0, -10),
+        (5, "Ann", "4p", 4, False, 1, -9),
+        (5, "Ben", "4p", 1, True, 10, 5),
+        (5, "Cal", "4p", 3, False, 5, -5),
+        (5, "Dee", "4p", 2, False, 5, -5),
+    ]
+    assert all(s.rivals == () and s.multiplayer for s in seats)
+
+
+def test_a_players_statistics_across_three_and_four_player_games(table_records):
+    seats = aggregate.results(table_records)
+    ann = aggregate.statistics([s for s in seats if s.player == "Ann"])
+    assert (ann.games, ann.wins, ann.rate) == (2, 1, 0.5)
+    assert (ann.average_vp, ann.average_margin) == (5.5, -1.0)
+    assert ann.places == ((1, 1), (4, 1)) and ann.average_place == 2.5
+    assert ann.streaks == aggregate.Streaks(1, False, 1, 1)
+    # Ann's start VP: 1 of her 11 [RB p.4, G2].
+    assert ann.shares == {"start": 1 / 11, "card": 10 / 11}
+    cal = aggregate.statistics([s for s in seats if s.player == "Cal"])
+    assert (cal.games, cal.wins, cal.places, cal.average_place) == (2, 0, ((3, 2),), 3.0)
+
+
+def test_statistics_per_player_count(table_records, records):
+    seats = aggregate.results([*records, *table_records])
+    assert aggregate.modes(seats) == ["solo", "2p", "3p", "4p"]
+    tallies = aggregate.statistics(seats).by
+    assert [(t.key, t.games, t.wins) for t in tallies["mode"]] == [
+        ("solo", 2, 1),
+        ("2p", 1, 1),
+        ("3p", 1, 1),
+        ("4p", 1, 1),
+    ]
+    four = aggregate.statistics(aggregate.in_mode(seats, "4p"))
+    assert (four.games, four.average_vp, four.average_rounds) == (1, 21 / 4, 2.0)
+    assert [(t.key, t.games, t.wins) for t in four.by["player"]] == [  # the winner first
+        ("Ben", 1, 1),
+        ("Ann", 1, 0),
+        ("Cal", 1, 0),
+        ("Dee", 1, 0),
+    ]
+    assert four.places == ((1, 1), (2, 1), (3, 1), (4, 1))
+    # Solo and two-player seats have no place to count.
+    solo = aggregate.statistics(aggregate.in_mode(seats, "solo"))
+    assert (solo.places, solo.average_place) == ((), None)
+    assert aggregate.in_mode(seats, None) == seats

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from companion.stats.bgstats import create_play, create_play_url, play_date
 from companion.stats.summary import summarize
-from tests.stats.games import DAY, solo_win, two_player_game
+from tests.stats.games import DAY, four_player_game, played_game, solo_win, two_player_game
 
 PLAYER_FIELDS = {
     "name": str,
@@ -86,3 +86,41 @@ def test_the_link_carries_the_play_as_url_encoded_json():
         "/createPlay.html",
     )
     assert json.loads(parse_qs(parts.query)["data"][0]) == create_play(record, _names)
+
+
+def test_a_four_player_play_has_every_player_with_rank_score_winner_and_start_player():
+    """Ben wins with 10 VP [RB p.12 Phase 5]; Dee is second ahead of Cal on equal VP by
+    water [RB p.12 Endgame]; each started on 1 VP [RB p.4, G2]; Cal held the First Player
+    marker in round 1."""
+    record = summarize(12, four_player_game(), DAY, DAY + timedelta(minutes=95))
+    url = create_play_url(record, _names)
+    play = json.loads(parse_qs(urlsplit(url).query)["data"][0])
+    rows = [
+        (p["name"], p["sourcePlayerId"], p["score"], p["rank"], p["winner"], p["startPlayer"])
+        for p in play["players"]
+    ]
+    assert rows == [
+        ("Ann", "player:ann", 1, 4, False, False),
+        ("Ben", "player:ben", 10, 1, True, False),
+        ("Cal", "player:cal", 5, 3, False, True),
+        ("Dee", "player:dee", 5, 2, False, False),
+    ]
+    assert [p["role"] for p in play["players"]] == [
+        "Paul Atreides",
+        "ILBAN_RICHESE",
+        "GLOSSU_RABBAN",
+        "MEMNON_THORVALD",
+    ]
+    assert play["durationMin"] == 95 and play["sourcePlayId"] == "12-2026-11-20T18:00:00Z"
+    for player in play["players"]:
+        assert {k: type(v) for k, v in player.items()} == PLAYER_FIELDS
+
+
+def test_a_three_player_play_has_one_winner_and_one_start_player():
+    final = played_game("3p", 2)
+    play = create_play(summarize(13, final, DAY, DAY), _names)
+    assert [p["name"] for p in play["players"]] == ["Ann", "Ben", "Cal"]
+    assert sorted(p["rank"] for p in play["players"]) == [1, 2, 3]
+    assert [p["name"] for p in play["players"] if p["winner"]] == ["Ben"]
+    starter = final.setup.humans[final.setup.first_player].name
+    assert [p["name"] for p in play["players"] if p["startPlayer"]] == [starter]

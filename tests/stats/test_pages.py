@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sqlite3
 from datetime import datetime
 from pathlib import Path
@@ -12,10 +13,11 @@ from companion import services
 from companion.db import db
 from companion.rules import codec
 from companion.rules.scoring import final_ranking
-from companion.stats import simulated
+from companion.stats import simulated, store
+from companion.stats.models import GameRecord
 from companion.stats.sample import store_games
 from tests import database
-from tests.stats.games import play_to_the_end
+from tests.stats.games import new_multiplayer, play_to_the_end, stored_four_player_game
 from tests.web.conftest import dispose, make_app
 
 PAGES = ("/", "/history", "/stats")
@@ -180,3 +182,126 @@ def test_the_end_of_the_game_links_to_its_summary(game, client):
     play_to_the_end(game, game_id, 5)
     assert f'href="/games/{game_id}/summary"' in game.page(game_id)
     assert f'href="/games/{game_id}/summary"' in game.page(game_id, htmx=True)
+
+
+@pytest.fixture
+def table_games(game):
+    """A stored four-player game built by hand (tests/stats/games.py: Ben 10, Dee 5 ahead
+    of Cal 5 on water, Ann 1) and a three-player game played by the simulator."""
+    return stored_four_player_game(game), new_multiplayer(game, "3p", 4)
+
+
+def test_the_history_lists_and_filters_three_and_four_player_games(game, client, table_games):
+    four, three = table_games
+    history = client.get("/history").get_data(as_text=True)
+    assert "2 finished games" in history
+    assert '<option value="3p" >Three players</option>' in history
+    assert '<option value="4p" >Four players</option>' in history
+    only_four = client.get("/history?mode=4p").get_data(as_text=True)
+    assert f"/games/{four}/summary" in only_four and f"/games/{three}/summary" not in only_four
+    assert "Four players" in only_four and "Ben wins with 10 VP" in only_four
+    only_three = client.get("/history?mode=3p").get_data(as_text=True)
+    assert f"/games/{three}/summary" in only_three and f"/games/{four}/summary" not in only_three
+
+
+def test_a_four_player_summary_shows_the_starting_vp_and_the_tie_break(game, client, table_games):
+    four, _ = table_games
+    body = client.get(f"/games/{four}/summary").get_data(as_text=True)
+    assert "Ben wins with 10 VP" in body and "Four players" in body
+    # Each Score marker starts on 1 with four players [RB p.4, G2].
+    assert "<tr><td>Starting VP</td><td>1</td><td>1</td><td>1</td><td>1</td></tr>" in body
+    # Dee and Cal tie on 5 VP, spice and Solari; water decides [RB p.12 Endgame].
+    assert "Dee is ahead of Cal on equal VP by water: 2 to 1." in body
+    assert body.index("Ben</span>") < body.index("Dee</span>") < body.index("Cal</span>")
+    assert body.count("(first player)") == 1
+
+
+def test_statistics_per_player_count_and_for_one_player(game, client, table_games):
+    stats = client.get("/stats").get_data(as_text=True)
+    assert "By player" in stats and "Three players" in stats and "Four players" in stats
+    assert "one of you wins every game" in stats
+    assert 'href="/stats?mode=4p"' in stats
+    four = client.get("/stats?mode=4p").get_data(as_text=True)
+    assert "<div><strong>1</strong><span>games played</span></div>" in four
+    assert "By player" in four and "Places in three- and four-player games" not in four
+    assert "How hard is each difficulty (simulated)" not in four
+    ann = client.get("/stats?player=Ann&mode=4p").get_data(as_text=True)
+    assert "Statistics: Ann" in ann
+    assert "<div><strong>0</strong><span>wins</span></div>" in ann
+    assert "<div><strong>4.0</strong><span>average place in three- and four-player games" in ann
+    assert "Places in three- and four-player games" in ann and "By player" not in ann
+    assert "one of you wins every game" not in ann
+    assert 'href="/stats?player=Ann&amp;mode=3p"' in ann
+
+
+def test_the_players_listed_for_a_mode_are_those_who_played_it(game, client, table_games):
+    four = client.get("/stats?mode=4p").get_data(as_text=True)
+    assert "/stats?player=Dee&amp;mode=4p" in four
+    three = client.get("/stats?mode=3p").get_data(as_text=True)
+    assert "player=Dee" not in three  # Dee played only the four-player game
+    none = client.get("/stats?player=Dee&mode=3p").get_data(as_text=True)
+    assert "No finished game matches." in none and "No finished game yet" not in none
+
+
+def test_a_bad_mode_for_the_statistics_is_named_and_ignored(client):
+    response = client.get("/stats?mode=5p")
+    assert response.status_code == 200
+    assert "Unknown mode: 5p" in response.get_data(as_text=True)
+
+
+def test_a_summary_stored_before_the_start_source_still_renders(game, client, table_games):
+    """Rows written before "start", "players" and "tiebreak" existed lack those fields."""
+    four, _ = table_games
+    with game.app.app_context():
+        row = db.session.get(GameRecord, four)
+        assert row is not None
+        old = copy.deepcopy(row.data)
+        del old["players"]
+        for house in old["houses"]:
+            del house["sources"]["start"], house["tiebreak"]
+        row.data = old
+        db.session.commit()
+    body = client.get(f"/games/{four}/summary").get_data(as_text=True)
+    assert "Ben wins with 10 VP" in body and "Starting VP" not in body
+    assert "Dee is ahead of Cal on equal VP" not in body  # no counts to say it with
+    assert client.get("/stats").status_code == 200
+    assert client.get("/export/games.csv").status_code == 200
+
+
+def test_the_statistics_follow_every_change_of_the_rows(app, client):
+    """The statistics are kept until a summary row changes; then only the changed rows
+    are read again. After a new row, a rewritten row and a deleted row the page says what
+    it says when computed from nothing."""
+    catalog = app.extensions["catalog"]
+    with app.app_context():
+        store_games(12, catalog, datetime(2026, 1, 1, 18))
+    client.get("/stats")  # cached
+
+    def fresh() -> str:
+        app.extensions.pop("stats_seats", None)
+        return str(client.get("/stats").get_data(as_text=True))
+
+    with app.app_context():
+        store_games(1, catalog, datetime(2026, 2, 1, 18))  # a new row
+    assert "<div><strong>13</strong><span>games played</span></div>" in (
+        kept := client.get("/stats").get_data(as_text=True)
+    )
+    assert kept == fresh()
+    with app.app_context():
+        first = store.for_app().stamps()[0][0]  # the oldest game
+        row = db.session.get(GameRecord, first)
+        assert row is not None
+        data = copy.deepcopy(row.data)
+        data["houses"][0]["name"] = "Zed"  # rewritten, as when a tie-break is entered
+        row.data = data
+        row.written_at = datetime(2030, 1, 1)
+        db.session.commit()
+    kept = client.get("/stats").get_data(as_text=True)
+    assert "/stats?player=Zed" in kept and kept == fresh()
+    with app.app_context():
+        db.session.execute(db.text(f"DELETE FROM game_record WHERE game_id = {first}"))
+        db.session.commit()
+    kept = client.get("/stats").get_data(as_text=True)
+    assert "/stats?player=Zed" not in kept
+    assert "<div><strong>12</strong><span>games played</span></div>" in kept
+    assert kept == fresh()

@@ -6,8 +6,15 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from companion.stats.summary import Record, summarize
-from tests.stats.games import DAY, solo_loss, solo_win, two_player_game
+from companion.stats.summary import VP_SOURCES, Record, summarize
+from tests.stats.games import (
+    DAY,
+    four_player_game,
+    played_game,
+    solo_loss,
+    solo_win,
+    two_player_game,
+)
 
 
 def _houses(record: Record) -> dict[str, dict[str, Any]]:
@@ -69,3 +76,54 @@ def test_house_hagal_has_no_rank_and_no_vp_in_a_two_player_summary():
     assert (record["mode"], record["difficulty"], record["first"]) == ("2p", None, "p1")
     assert houses["p1"]["start"] and not houses["p2"]["start"]
     assert record["minutes"] == 0
+
+
+def test_a_four_player_summary_has_the_starting_vp_the_tie_break_and_the_first_player():
+    record = summarize(10, four_player_game(), DAY, DAY + timedelta(minutes=95))
+    assert (record["mode"], record["players"], record["difficulty"]) == ("4p", 4, None)
+    assert (record["rounds"], record["end_reason"], record["first"]) == (2, "vp", "p3")
+    houses = _houses(record)
+    assert [h["kind"] for h in houses.values()] == ["human"] * 4
+    # Ben reached 10 VP; Dee is ahead of Cal on equal VP by water [RB p.12 Endgame].
+    assert [(h["name"], h["vp"], h["rank"], h["winner"]) for h in houses.values()] == [
+        ("Ann", 1, 4, False),
+        ("Ben", 10, 1, True),
+        ("Cal", 5, 3, False),
+        ("Dee", 5, 2, False),
+    ]
+    assert (houses["p3"]["tiebreak"], houses["p4"]["tiebreak"]) == ([3, 2, 1, 0], [3, 2, 2, 0])
+    assert houses["p1"]["tiebreak"] is None
+    # Each Score marker starts on 1 in a four-player game [RB p.4, G2]: the source "start".
+    assert all(h["sources"]["start"] == 1 for h in houses.values())
+    assert {k: v for k, v in houses["p3"]["sources"].items() if v} == {
+        "start": 1,
+        "influence": 1,
+        "card": 3,
+    }
+    assert [houses[h]["vp_by_round"] for h in ("p1", "p2", "p3", "p4")] == [
+        [1, 1],
+        [5, 10],
+        [2, 5],
+        [3, 5],
+    ]
+    assert houses["p3"]["influence_by_round"] == [2, 2]
+    # The First Player marker of round 1 [RB p.4]: the setup chose Cal.
+    assert [h["id"] for h in houses.values() if h["start"]] == ["p3"]
+    assert list(houses["p2"]["sources"]) == list(VP_SOURCES)
+
+
+def test_a_three_player_game_played_to_the_end_is_ranked_as_the_engine_ranks_it():
+    """Seed 3: Ann and Cal end on 4 VP each; the spice they counted puts Ann ahead [RB
+    p.12 Endgame]. Nobody starts with VP in a three-player game [RB p.4, G2]."""
+    final = played_game("3p", 3)
+    record = summarize(11, final, DAY, DAY)
+    houses = _houses(record)
+    assert (record["mode"], record["players"]) == ("3p", 3)
+    assert [(h["name"], h["vp"], h["rank"]) for h in houses.values()] == [
+        ("Ann", 4, 2),
+        ("Ben", 10, 1),
+        ("Cal", 4, 3),
+    ]
+    assert all(h["sources"]["start"] == 0 for h in houses.values())
+    assert all(sum(h["sources"].values()) == h["vp"] for h in houses.values())
+    assert [h["id"] for h in houses.values() if h["start"]] == [f"p{final.setup.first_player + 1}"]

@@ -15,7 +15,7 @@ from companion import services
 from companion.stats import store, transfer
 from companion.stats.summary import VP_SOURCES, Record
 from companion.web import games as games_module
-from tests.stats.games import play_to_the_end
+from tests.stats.games import new_multiplayer, play_to_the_end
 from tests.web.conftest import GameActions, _fixed_seeds, dispose, make_app
 
 
@@ -28,6 +28,12 @@ def two_games(game):
     play_to_the_end(game, duo, 3)
     game.new_solo(seed=6)
     return solo, duo
+
+
+@pytest.fixture
+def table_games(game):
+    """A finished three-player game (Rise of Ix) and a finished four-player game."""
+    return new_multiplayer(game, "3p", 4, ("base", "ix")), new_multiplayer(game, "4p", 2)
 
 
 @pytest.fixture
@@ -101,6 +107,67 @@ def test_a_json_export_imports_into_another_server_once(game, client, two_games,
         )
     originals = sorted(str(game.state(g).ledger) for g in (*two_games, 3))
     assert states == originals
+
+
+def test_three_and_four_player_games_export_to_csv_with_every_player(game, client, table_games):
+    rows = list(csv.DictReader(io.StringIO(client.get("/export/games.csv").get_data(as_text=True))))
+    by_game = {gid: [r for r in rows if int(r["game_id"]) == gid] for gid in table_games}
+    three, four = (by_game[gid] for gid in table_games)
+    assert [(r["mode"], r["expansion"], r["kind"]) for r in three] == [("3p", "ix", "human")] * 3
+    assert [(r["mode"], r["player"]) for r in four] == [
+        ("4p", "Ann"),
+        ("4p", "Ben"),
+        ("4p", "Cal"),
+        ("4p", "Dee"),
+    ]
+    # Four players start on 1 VP [RB p.4, G2], three on 0: the column vp_start says so.
+    assert [int(r["vp_start"]) for r in four] == [1, 1, 1, 1]
+    assert [int(r["vp_start"]) for r in three] == [0, 0, 0]
+    for game_rows in (three, four):
+        assert sorted(int(r["rank"]) for r in game_rows)[0] == 1
+        assert sum(int(r["start_player"]) for r in game_rows) == 1
+        assert [int(r["winner"]) for r in game_rows] == [int(r["rank"] == "1") for r in game_rows]
+        for row in game_rows:
+            assert int(row["vp"]) == sum(int(row[f"vp_{s}"]) for s in VP_SOURCES)
+    records = {r["game_id"]: r for r in _records(game.app)}
+    for gid, game_rows in by_game.items():
+        assert [(int(r["vp"]), int(r["rank"])) for r in game_rows] == [
+            (h["vp"], h["rank"]) for h in records[gid]["houses"]
+        ]
+
+
+def test_three_and_four_player_games_go_to_another_server_and_back(
+    game, client, table_games, other_app
+):
+    """JSON export, import elsewhere, export there and import here again: the same
+    summaries and states, and nothing doubled."""
+    document = json.loads(client.get("/export/games.json").get_data())
+    assert [g["mode"] for g in document["games"]] == ["3p", "4p"]
+    with other_app.app_context():
+        assert transfer.import_json(document, game.catalog) == transfer.Imported(2, 0)
+    assert _strip(_records(other_app)) == _strip(_records(game.app))
+    back = json.loads(other_app.test_client().get("/export/games.json").get_data())
+    with game.app.app_context():
+        assert transfer.import_json(back, game.catalog) == transfer.Imported(0, 2)
+    with other_app.app_context():
+        states = [services.load(g.id, game.catalog).state for g in services.list_games()]
+    originals = [game.state(g) for g in table_games]
+    assert sorted(str(s.ledger) for s in states) == sorted(str(s.ledger) for s in originals)
+    assert sorted(s.setup.mode for s in states) == ["3p", "4p"]
+
+
+def test_an_export_made_before_the_start_source_still_imports(game, client, table_games, other_app):
+    """Exports written before the VP source "start" and the player count existed have
+    summaries without them: the import replays the games and writes the summaries anew."""
+    document = json.loads(client.get("/export/games.json").get_data())
+    for exported in document["games"]:
+        summary = exported["summary"]
+        del summary["players"]
+        for house in summary["houses"]:
+            del house["sources"]["start"], house["tiebreak"]
+    with other_app.app_context():
+        assert transfer.import_json(document, game.catalog) == transfer.Imported(2, 0)
+    assert _strip(_records(other_app)) == _strip(_records(game.app))
 
 
 def test_the_import_page_reports_what_it_added_and_skipped(client, two_games, other_app):
