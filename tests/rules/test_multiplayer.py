@@ -57,7 +57,9 @@ def fight(players: int, conflict: str, **strength: int) -> GameState:
 def places(s: GameState) -> dict[str, str]:
     """Who got which reward in the Combat just resolved."""
     (combat,) = [e for e in s.log if e.kind == "combat"]
-    return dict(combat.data["places"])  # type: ignore[call-overload]
+    placed = combat.data["places"]
+    assert isinstance(placed, dict)
+    return {str(k): str(v) for k, v in placed.items()}
 
 
 def took(s: GameState, house_id: str) -> list[dict[str, object]]:
