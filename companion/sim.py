@@ -103,13 +103,22 @@ def make_setup(
         players = MULTIPLAYER[mode]
         names = ("Ann", "Ben", "Cal", "Dee")
         picked = rng.sample(leaders, players)
+        first = rng.randrange(players)
+        # Half the tables reveal their own Conflict cards (and Tech tiles), so the
+        # questions those ask are played too.
+        physical_conflicts = rng.random() < 0.5
+        physical_tech = "ix" in sets and rng.random() < 0.5
         return Setup(  # no Rival: the solo and two-player options don't apply (IX p.8)
             mode=mode,
             seed=seed,
             humans=tuple(SeatSetup(names[i], picked[i], colors[i]) for i in range(players)),
             rivals=(),
-            first_player=rng.randrange(players),
-            options=Options(epic=options.epic) if options else Options(),
+            first_player=first,
+            options=Options(
+                epic=bool(options and options.epic),
+                physical_conflicts=physical_conflicts,
+                physical_tech=physical_tech,
+            ),
             sets=sets,
         )
     humans = rng.sample(leaders, 2)
@@ -147,6 +156,14 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
         faction = rng.choice(FACTIONS)
         if house.inf(faction) < MAX_INFLUENCE:
             return Adjust(turn, f"influence:{faction}", 1, "card")
+    if state.setup.multiplayer and rng.random() < 0.04:
+        # Some cards cost Influence (Shifting Allegiances): an Alliance holder can lose
+        # its token, to a tied player or back to the board [FAQ Alliance].
+        house = state.house(turn)
+        held = [f for f in FACTIONS if state.alliances.get(f) == turn] or list(FACTIONS)
+        faction = rng.choice(held)
+        if house.inf(faction) > 0:
+            return Adjust(turn, f"influence:{faction}", -1, "card")
     if places and rng.random() < 0.93:
         return rng.choice(places)
     return Reveal(turn)
@@ -216,7 +233,64 @@ def invariants(state: GameState) -> list[str]:
         bad += _ix_invariants(state, where)
         if state.phase == "ended":  # the whole log once, not at every step
             bad += _tile_invariants(state, where)
+    bad += _seat_invariants(state, where)
+    if state.phase == "ended" and state.setup.multiplayer:  # the whole log once
+        bad += _turn_order_invariants(state, where)
     return bad + _table_invariants(state, where)
+
+
+def _seat_invariants(state: GameState, where: str) -> list[str]:
+    """The houses the mode has, and the Score markers' start: with four players each on 1,
+    with one "start" line in the ledger, otherwise on 0 [RB p.4, G2]."""
+    bad: list[str] = []
+    setup = state.setup
+    humans = [h.id for h in state.houses if h.is_human]
+    if humans != [f"p{i + 1}" for i in range(setup.players)]:
+        bad.append(f"{where}: the players are {humans}, not {setup.players} in seat order")
+    if setup.multiplayer and len(state.houses) != setup.players:
+        bad.append(f"{where}: a {setup.mode} game has a Rival or House Hagal")
+    if setup.multiplayer and (state.hagal_deck or state.hagal_discard):
+        bad.append(f"{where}: a {setup.mode} game has House Hagal cards")
+    start = 1 if setup.players == 4 else 0
+    for h in state.scoring:
+        lines = [e for e in state.ledger if e.house == h.id and e.source == "start"]
+        wanted = [(start, 0)] if start else []
+        if [(e.delta, e.round) for e in lines] != wanted:
+            bad.append(f"{where}: {h.id} starts on {sum(e.delta for e in lines)} VP, not {start}")
+    return bad
+
+
+def _turn_order_invariants(state: GameState, where: str) -> list[str]:
+    """Three or four players, over a whole log: each round's Agent and Reveal turns go
+    clockwise from the First Player, skipping whoever has revealed [RB p.8], and the First
+    Player marker passes clockwise at each Recall [RB p.12]; nobody else takes a turn."""
+    seats = [h.id for h in state.houses]
+    first = f"p{state.setup.first_player + 1}"
+    bad: list[str] = []
+    turn, revealed, round_ = first, set[str](), 1
+    for e in state.log:
+        if e.kind == "recall":
+            nxt = seats[(seats.index(first) + 1) % len(seats)]
+            if e.data.get("first") != nxt:
+                bad.append(f"{where}: round {e.round} passed the marker to {e.data.get('first')}")
+            first = nxt
+        elif e.kind in ("agent", "reveal"):
+            if e.round != round_:
+                turn, revealed, round_ = first, set(), e.round
+            if len(revealed) == len(seats):
+                bad.append(f"{where}: round {e.round}: {e.house} played after every Reveal turn")
+                break
+            while turn in revealed:
+                turn = seats[(seats.index(turn) + 1) % len(seats)]
+            if e.house != turn:
+                bad.append(f"{where}: round {e.round}: {e.house} played in {turn}'s turn")
+                break
+            if e.kind == "reveal":
+                revealed.add(turn)
+            turn = seats[(seats.index(turn) + 1) % len(seats)]
+        elif e.kind.startswith(("rival_", "hagal_")):
+            bad.append(f"{where}: a {e.kind} entry in a {state.setup.mode} game")
+    return bad
 
 
 def _house_invariants(state: GameState, house: House, where: str) -> list[str]:

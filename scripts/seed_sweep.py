@@ -9,8 +9,10 @@ the simulator on fixed seeds. This sweep, which `.ci/run` runs after them, tries
   `sweep` profile of tests/conftest.py (fresh examples, no example database), once per
   `--hypothesis-seed=N`;
 - `python -m companion.sim` (every state checked against the invariants, every finished
-  game replayed) in four set-ups: solo Mentat, two players, solo Kwisatz Haderach with
-  Rise of Ix, two players with Rise of Ix and Epic, from game seed N * 10000 on.
+  game replayed) in six set-ups: solo Mentat, two players, solo Kwisatz Haderach with
+  Rise of Ix, two players with Rise of Ix and Epic, three players, four players with
+  Rise of Ix and Epic (these two with a half and a quarter of `--games`), from game seed
+  N * 10000 on.
 
 Seeds: 1, 2 and one taken from the commit (HEAD's hash), so each commit also tries a new
 one; a seed's run is the same every time. Each command is printed before it runs; a
@@ -40,7 +42,12 @@ SIM_SETUPS = (
     ("--mode", "2p"),
     ("--mode", "solo", "--difficulty", "kwisatz", "--expansion", "ix"),
     ("--mode", "2p", "--expansion", "ix", "--epic"),
+    ("--mode", "3p"),
+    ("--mode", "4p", "--expansion", "ix", "--epic"),
 )
+# The three- and four-player set-ups play fewer games: a four-player game with Rise of Ix
+# costs about five solo ones, and the sweep should stay within a minute and a half.
+SIM_GAMES_SHARE = {"3p": 0.5, "4p": 0.25}
 SIM_SEED_STEP = 10_000  # sweep seed N plays games N * 10000, N * 10000 + 1...
 
 
@@ -93,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             failed.append(f"Hypothesis seed {seed}")
     for seed in seeds:
         for setup in SIM_SETUPS:
-            command = [python, "-m", "companion.sim", "--games", str(args.games)]
+            games = max(1, round(args.games * SIM_GAMES_SHARE.get(setup[1], 1)))
+            command = [python, "-m", "companion.sim", "--games", str(games)]
             command += ["--seed", str(seed * SIM_SEED_STEP), *setup]
             label = f"simulator, seed {seed * SIM_SEED_STEP}, {' '.join(setup[1::2])}"
             if not _run(label, {}, command, quiet=True):

@@ -10,8 +10,9 @@ from dataclasses import replace
 import pytest
 
 from companion import sim
-from companion.rules.state import Entry, GameState
-from tests.rules.helpers import finish_round, house, solo, two_player
+from companion.cards import load_catalog
+from companion.rules.state import Entry, GameState, VpEntry
+from tests.rules.helpers import finish_round, house, multiplayer, place, solo, two_player
 from tests.rules.ix_helpers import ix_solo, transports_turn
 
 REPORT_KEYS = {
@@ -71,6 +72,38 @@ def test_two_player_json_report(capsys):
     winners = report["winners"]
     assert isinstance(winners, dict)
     assert set(winners) <= {"p1", "p2", "tie"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "players"),
+    [
+        (("--mode", "3p"), 3),
+        (("--mode", "4p", "--expansion", "ix", "--epic"), 4),
+    ],
+    ids=["3p", "4p-ix-epic"],
+)
+def test_three_and_four_player_json_reports(capsys, argv, players):
+    """Issue 26: whole three- and four-player games, every state checked and every game
+    replayed; no Rival, so no Rival VP."""
+    code, report = run_json(capsys, "--games", "3", "--seed", "2", *argv)
+    assert code == 0
+    assert set(report) >= REPORT_KEYS
+    assert report["mode"] == argv[1]
+    assert report["difficulty"] is None and report["rival_vp_mean"] is None
+    assert report["invariant_violations"] == 0
+    winners = report["winners"]
+    assert isinstance(winners, dict) and sum(winners.values()) == 3
+    assert set(winners) <= {*(f"p{i + 1}" for i in range(players)), "tie"}
+
+
+def test_three_and_four_player_setups_play_the_tables_own_cards_too():
+    """The scripted table sometimes reveals its own Conflict cards and Tech tiles, so the
+    questions those ask (which card, which tile) are played as well."""
+    catalog = load_catalog(sets=("base", "ix"))
+    setups = [sim.make_setup(catalog, "4p", None, seed, None, ("base", "ix")) for seed in range(20)]
+    assert {s.options.physical_conflicts for s in setups} == {True, False}
+    assert {s.options.physical_tech for s in setups} == {True, False}
+    assert all(s.rivals == () and s.players == 4 for s in setups)
 
 
 def test_the_same_seed_gives_the_same_games(capsys):
@@ -221,7 +254,71 @@ BROKEN: dict[str, tuple[Break, str]] = {
 }
 
 
-@pytest.mark.parametrize("state", [mid_solo(), mid_two_player()], ids=["solo", "2p"])
+def ended_four_player_round() -> GameState:
+    """A four-player game after round 1 (p1 and p2 sent an Agent, everyone revealed),
+    declared over, so the whole-log turn order check runs."""
+    s = finish_round(place(place(multiplayer(4, first_player=3), "arrakeen"), "carthag"))
+    return replace(s, phase="ended")
+
+
+def with_entry(state: GameState, kind: str, index: int, **changes: object) -> GameState:
+    """The state with the index-th log entry of this kind changed."""
+    found = [i for i, e in enumerate(state.log) if e.kind == kind][index]
+    log = list(state.log)
+    entry = log[found]
+    log[found] = replace(entry, **changes)  # type: ignore[arg-type]
+    return replace(state, log=tuple(log))
+
+
+MULTIPLAYER_BROKEN: dict[str, tuple[Break, str]] = {
+    "four-players-without-the-start-point": (
+        lambda: replace(
+            house(multiplayer(4), "p2", vp=0),
+            ledger=tuple(e for e in multiplayer(4).ledger if e.house != "p2"),
+        ),
+        "p2 starts on 0 VP, not 1",
+    ),
+    "three-players-with-a-start-point": (
+        lambda: replace(house(multiplayer(3), "p1", vp=1), ledger=(VpEntry("p1", 1, "start", 0),)),
+        "p1 starts on 1 VP, not 0",
+    ),
+    "house-hagal-cards-in-a-three-player-game": (
+        lambda: replace(multiplayer(3), hagal_deck=("carthag",)),
+        "a 3p game has House Hagal cards",
+    ),
+    "a-rival-in-a-four-player-game": (
+        lambda: replace(multiplayer(4), houses=(*multiplayer(4).houses, mid_solo().house("r1"))),
+        "a 4p game has a Rival or House Hagal",
+    ),
+    "a-turn-out-of-order": (
+        lambda: with_entry(ended_four_player_round(), "agent", 1, house="p3"),
+        "round 1: p3 played in p1's turn",
+    ),
+    "the-marker-passed-the-wrong-way": (
+        lambda: with_entry(
+            ended_four_player_round(), "recall", 0, data={"first": "p3", "agents": {}}
+        ),
+        "round 1 passed the marker to p3",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("build", "expected"), MULTIPLAYER_BROKEN.values(), ids=MULTIPLAYER_BROKEN.keys()
+)
+def test_the_checker_catches_a_broken_three_or_four_player_state(build, expected):
+    """RB p.4 G2 (Score markers on 1 with four players, else 0), RB p.19 (no House Hagal
+    beyond two players), RB p.8 (turns clockwise from the First Player) and RB p.12 Phase 5
+    (the marker passes clockwise)."""
+    found = sim.invariants(build())
+    assert any(expected in line for line in found), found
+
+
+@pytest.mark.parametrize(
+    "state",
+    [mid_solo(), mid_two_player(), multiplayer(3), multiplayer(4), ended_four_player_round()],
+    ids=["solo", "2p", "3p", "4p", "4p-ended"],
+)
 def test_a_sound_state_has_no_violations(state):
     assert sim.invariants(state) == []
 

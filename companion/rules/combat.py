@@ -53,12 +53,18 @@ def placements(power: dict[str, int], four_players: bool = False) -> dict[str, s
     available"), so with three combatants they get nothing. A lone third gets the third
     reward only with four players; ties for third get nothing.
 
+    Three of four tied for first (RB p.12 speaks only of two): our ruling, in
+    card_db/rulings.toml, is that each gets the second reward and the fourth, if it has
+    strength, still competes for the third reward, which no tie used up.
+
     >>> placements({"a": 8, "b": 8, "c": 4})
     {'a': 'second', 'b': 'second'}
     >>> placements({"a": 9, "b": 4, "c": 4})
     {'a': 'first'}
     >>> placements({"a": 9, "b": 4, "c": 4, "d": 1}, four_players=True)
     {'a': 'first', 'b': 'third', 'c': 'third'}
+    >>> placements({"a": 7, "b": 7, "c": 7, "d": 2}, four_players=True)
+    {'a': 'second', 'b': 'second', 'c': 'second', 'd': 'third'}
     """
     groups: list[list[str]] = []
     for hid, value in sorted(power.items(), key=lambda kv: -kv[1]):
@@ -81,6 +87,8 @@ def placements(power: dict[str, int], four_players: bool = False) -> dict[str, s
         else:
             if rank == 0 or four_players:
                 out.update(dict.fromkeys(group, PLACES[rank + 1]))
+            # A tie takes its place's reward and the next one out of play, however many
+            # tie: after a tie for first the others still compete for the third [RB p.12].
             rank += 2
     return out
 

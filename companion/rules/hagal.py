@@ -286,7 +286,10 @@ def expert(draft: Draft) -> bool:
 
 
 def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:
-    """The House Hagal deck for the mode: 1P or 2P cards removed [RB p.19-20; HAGAL §6]."""
+    """The House Hagal deck for the mode: 1P or 2P cards removed [RB p.19-20; HAGAL §6];
+    none with three or four players, where House Hagal does not play [RB p.19]."""
+    if setup.multiplayer:
+        return []
     drop = "2P" if setup.mode == "solo" else "1P"
     cards: list[str] = []
     for card in catalog.hagal.values():

@@ -60,7 +60,11 @@ def _reveal_tech(draft: Draft, task: Task) -> None:
     if stack[0] == UNKNOWN_TILE:
         answer = task.answer
         if answer is None:
-            draft.ask("tech_tile", draft.humans()[0], task, unseen(draft))
+            # The table turns the tile up; no rule names who, so the First Player is asked,
+            # as for a physical Conflict card (in solo, where a Rival holds the marker, the
+            # player).
+            asker = draft.first if draft.house(draft.first).is_human else draft.deciders()
+            draft.ask("tech_tile", asker, task, unseen(draft))
             return
         stack[0] = answer
     draft.emit("tech_up", None, tile=stack[0], stack=int(task.ref) + 1)

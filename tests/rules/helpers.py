@@ -54,6 +54,44 @@ def two_player(first_player: int = 0, seed: int = 1, **options: bool) -> GameSta
     return new_game(setup, catalog())
 
 
+PLAYERS = (
+    SeatSetup("Ann", "paul_atreides", "green"),
+    SeatSetup("Ben", "ilban_richese", "blue"),
+    SeatSetup("Cal", "glossu_rabban", "red"),
+    SeatSetup("Dee", "helena_richese", "yellow"),
+)
+
+
+def multiplayer_setup(
+    players: int = 4,
+    first_player: int = 0,
+    seed: int = 1,
+    sets: tuple[str, ...] = ("base",),
+    **options: bool,
+) -> Setup:
+    """A three- or four-player Setup: Ann, Ben, Cal (and Dee) clockwise, no Rival."""
+    return Setup(
+        mode="3p" if players == 3 else "4p",
+        seed=seed,
+        humans=PLAYERS[:players],
+        rivals=(),
+        first_player=first_player,
+        options=Options(**options),
+        sets=sets,
+    )
+
+
+def multiplayer(
+    players: int = 4,
+    first_player: int = 0,
+    seed: int = 1,
+    sets: tuple[str, ...] = ("base",),
+    **options: bool,
+) -> GameState:
+    """A new three- or four-player game (p1..p4 clockwise), at the First Player's turn."""
+    return new_game(multiplayer_setup(players, first_player, seed, sets, **options), catalog())
+
+
 def house(state: GameState, house_id: str, **changes: Any) -> GameState:
     """The state with one house changed."""
     houses = tuple(replace(h, **changes) if h.id == house_id else h for h in state.houses)

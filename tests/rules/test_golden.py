@@ -71,9 +71,9 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def test_the_golden_games_are_there():
-    assert len(FILES) >= 4
+    assert len(FILES) >= 10
     modes = {load(p)["setup"]["mode"] for p in FILES}
-    assert modes == {"solo", "2p"}
+    assert modes == {"solo", "2p", "3p", "4p"}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
