@@ -2,11 +2,14 @@
 
     python -m companion.sim --games 500 --mode solo --difficulty mentat --seed 1 --json
     python -m companion.sim --games 500 --mode 2p --expansion ix --epic --json
+    python -m companion.sim --games 1000 --mode 4p --expansion ix --epic --json
     python -m companion.sim --report --games 200 --out companion/stats/simulated.json
 
 The scripted human places Agents on random legal spaces, sometimes gains Influence from
 its cards (and, with Rise of Ix, uses a card's Freighter, dreadnought or Tech icon),
-enters a random plausible strength and answers prompts at random. Every state
+enters a random plausible strength and answers prompts at random. With three or four
+players half the tables reveal their own Conflict cards (and Tech tiles), and a player
+sometimes loses an Influence (as Shifting Allegiances costs one). Every state
 of every game is checked against the invariants below; a finished game's log is replayed
 and must rebuild the same state. Exit status 1 if any invariant is broken. Speed is
 reported in wall-clock time and in CPU time (`time.process_time`), which the load of a

@@ -75,8 +75,8 @@ SETS = st.sampled_from([("base",), ("base", "ix")])
 
 @st.composite
 def setups(draw: st.DrawFn, seeds: st.SearchStrategy[int] = SEEDS) -> Setup:
-    """A valid setup from the simulator: either mode, every difficulty, every option allowed."""
-    mode = draw(st.sampled_from(["solo", "2p"]))
+    """A valid setup from the simulator: any mode, every difficulty, every option allowed."""
+    mode = draw(st.sampled_from(["solo", "2p", "3p", "4p"]))
     sets = draw(SETS)
     options = draw(OPTIONS)
     if "ix" not in sets:  # Epic mode and Tech tiles come with Rise of Ix
@@ -85,8 +85,11 @@ def setups(draw: st.DrawFn, seeds: st.SearchStrategy[int] = SEEDS) -> Setup:
         difficulty = draw(st.sampled_from(DIFFICULTIES))
         return sim.make_setup(catalog(), mode, difficulty, draw(seeds), options, sets)
     setup = sim.make_setup(catalog(), mode, None, draw(seeds), options, sets)
-    # Brutal Escalation and the churn are solo variants (Rise of Ix rulebook p.9).
+    # Brutal Escalation and the churn are solo variants (Rise of Ix rulebook p.9); with
+    # three or four players there are no House Hagal cards (rulebook p.19).
     solo_only = replace(options, brutal_escalation=False, churn=False)
+    if setup.multiplayer:
+        solo_only = replace(solo_only, physical_hagal=False)
     return replace(setup, options=solo_only)
 
 
@@ -102,9 +105,9 @@ ANY_ACTION = st.one_of(*ACTIONS_BY_TYPE.values())
 SEATS = st.builds(SeatSetup, st.text(), st.text(), st.text())
 ANY_SETUP = st.builds(
     Setup,
-    mode=st.sampled_from(["solo", "2p"]),
+    mode=st.sampled_from(["solo", "2p", "3p", "4p"]),
     seed=st.integers(),
-    humans=st.lists(SEATS, max_size=3).map(tuple),
+    humans=st.lists(SEATS, max_size=5).map(tuple),
     rivals=st.lists(SEATS, max_size=3).map(tuple),
     difficulty=st.none() | st.sampled_from(DIFFICULTIES),
     first_player=st.integers(),
@@ -317,6 +320,8 @@ class HistoryMachine(RuleBasedStateMachine):
                 return None
             return Adjust(rival.id, resource, delta)
         if kind == "troops":
+            if not state.rivals:  # three or four players: nobody's troops are tracked
+                return None
             rival = rng.choice(state.rivals)
             where = rng.choice(["garrison", "troops", "swords"])
             new = getattr(rival, where) + delta
@@ -541,7 +546,10 @@ def illegal_actions(draw: st.DrawFn, state: GameState) -> Action:
         st.builds(CornerTheMarket, st.sampled_from(houses), st.integers(11, 99)),
         st.builds(
             Acquire,
-            st.sampled_from([h.id for h in state.rivals]) | _not_a_house(state),
+            # No Rival with three or four players: then only houses that aren't there.
+            st.sampled_from([h.id for h in state.rivals]) | _not_a_house(state)
+            if state.rivals
+            else _not_a_house(state),
             st.sampled_from([c.id for c in BUYABLE]),
             st.just(1),
         ),
