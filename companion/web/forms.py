@@ -151,6 +151,7 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
         and mode == "solo"
         and _flag(form, "epic")
         and _flag(form, "epic_rivals_standard"),
+        turn_clock=_flag(form, "turn_clock"),
     )
     sets = EXPANSIONS[expansion]
     for name in ("p1_color", "p2_color", "r1_color", "r2_color", "hagal_color"):
