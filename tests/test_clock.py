@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from companion.clock import MAX_THINK, Mark, clock, mark, thinker, turn_of
+from companion.rules import codec
 from companion.rules.actions import Action, Adjust, Choose, PlaceAgent, Reveal
 from companion.rules.engine import apply, legal_actions, new_game
 from companion.rules.state import GameState, Options, SeatSetup, Setup
@@ -192,3 +193,10 @@ def test_a_question_for_a_rival_is_asked_of_the_human_who_decides():
 def test_the_end_of_the_game_stops_the_clock():
     ended = replace(three_players(), phase="ended", turn=None)
     assert thinker(ended) is None
+
+
+def test_a_setup_stored_before_the_turn_clock_loads_with_it_off():
+    stored = codec.encode_setup(three_players().setup)
+    del stored["options"]["turn_clock"]
+    assert codec.decode_setup(stored).options.turn_clock is False
+    assert codec.encode_setup(three_players(turn_clock=True).setup)["options"]["turn_clock"]

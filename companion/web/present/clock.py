@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from companion import services
 from companion.clock import MAX_THINK, Clock
+from companion.clock_store import clock_of
+from companion.rules.catalog import Catalog
 from companion.rules.state import GameState
 
 
@@ -70,28 +73,49 @@ def cells(clock: Clock | None, state: GameState, now: datetime) -> tuple[ClockCe
 
 @dataclass(frozen=True, slots=True)
 class SummaryLine:
-    """A house's line of the summary's thinking times."""
+    """A player's line of the summary's thinking times."""
 
-    house: str
+    name: str
+    color: str
     total: str
     turns: int
     average: str  # "" without a turn
 
 
-def summary_lines(clock: Clock | None) -> list[SummaryLine]:
-    """Each human's thinking time and average per Agent or Reveal turn (finished game:
-    no stretch is still running)."""
+def summary_lines(clock: Clock | None, state: GameState) -> list[SummaryLine]:
+    """Each human's thinking time and average per Agent or Reveal turn, in seat order (a
+    finished game: no stretch is running)."""
     if clock is None:
         return []
     lines = []
-    for house, spent in clock.thinking.items():
-        average = clock.average(house)
+    for house in state.humans:
+        spent = clock.thinking.get(house.id, timedelta(0))
+        average = clock.average(house.id)
         lines.append(
             SummaryLine(
-                house,
+                house.name,
+                house.color,
                 duration(spent),
-                clock.turns.get(house, 0),
+                clock.turns.get(house.id, 0),
                 duration(average) if average is not None else "",
             )
         )
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryView:
+    """The summary page's thinking times, and the most one stretch counted (minutes)."""
+
+    lines: list[SummaryLine]
+    cap_minutes: int = int(MAX_THINK.total_seconds()) // 60
+
+
+def game_summary(game_id: int, catalog: Catalog) -> SummaryView:
+    """The summary page's thinking times of a stored game; no line when it has no turn
+    clock (or was deleted, or is changing, while its summary was read)."""
+    try:
+        view = services.load(game_id, catalog)
+    except (services.GameNotFound, services.StaleVersion):
+        return SummaryView([])
+    return SummaryView(summary_lines(clock_of(view, catalog), view.state))
