@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from itertools import pairwise
 
 from companion.rules.actions import Action, PlaceAgent, Reveal
 from companion.rules.state import GameState
@@ -104,7 +105,7 @@ def clock(humans: Iterable[str], marks: Sequence[Mark]) -> Clock:
     """The clock after the active events `marks` (in order) of a game with these humans."""
     thinking = dict.fromkeys(humans, ZERO)
     turns = dict.fromkeys(thinking, 0)
-    for before, after in zip(marks, marks[1:], strict=False):
+    for before, after in pairwise(marks):
         if before.thinker in thinking:
             thinking[before.thinker] += think(before.at, after.at)
     for m in marks:

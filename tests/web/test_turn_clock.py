@@ -17,7 +17,6 @@ from companion.rules.actions import PlaceAgent
 from companion.rules.state import Options
 from companion.sim import make_setup
 from tests.stats.games import play_to_the_end
-from tests.web.conftest import HX
 
 T0 = datetime(2020, 1, 1, 20, 0, 0)  # long past: a running stretch shows its cap
 
@@ -173,4 +172,3 @@ def test_the_summary_has_no_thinking_times_when_off(game, client):
     play_to_the_end(game, game_id, 5)
     body = client.get(f"/games/{game_id}/summary").get_data(as_text=True)
     assert "Time spent thinking" not in body
-
