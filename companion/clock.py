@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from itertools import pairwise
 
 from companion.rules.actions import Action, PlaceAgent, Reveal
 from companion.rules.state import GameState
@@ -101,16 +100,27 @@ class Clock:
         return self.thinking.get(house, ZERO) / turns if turns else None
 
 
-def clock(humans: Iterable[str], marks: Sequence[Mark]) -> Clock:
-    """The clock after the active events `marks` (in order) of a game with these humans."""
+def start(humans: Iterable[str]) -> Clock:
+    """The clock of a game with these humans before its first tap."""
     thinking = dict.fromkeys(humans, ZERO)
-    turns = dict.fromkeys(thinking, 0)
-    for before, after in pairwise(marks):
-        if before.thinker in thinking:
-            thinking[before.thinker] += think(before.at, after.at)
+    return Clock(thinking, dict.fromkeys(thinking, 0), None, None)
+
+
+def advance(before: Clock, marks: Iterable[Mark]) -> Clock:
+    """The clock after more active events `marks`, in order: each stretch since the
+    previous tap goes to whom the game waited for."""
+    thinking, turns = dict(before.thinking), dict(before.turns)
+    who, since = before.thinker, before.since
     for m in marks:
+        if who is not None and since is not None:
+            thinking[who] += think(since, m.at)
         if m.turn in turns:
             turns[m.turn] += 1
-    last = marks[-1] if marks else None
-    who = last.thinker if last is not None and last.thinker in thinking else None
-    return Clock(thinking, turns, who, last.at if last is not None else None)
+        who = m.thinker if m.thinker in thinking else None
+        since = m.at
+    return Clock(thinking, turns, who, since)
+
+
+def clock(humans: Iterable[str], marks: Sequence[Mark]) -> Clock:
+    """The clock after the active events `marks` (in order) of a game with these humans."""
+    return advance(start(humans), marks)

@@ -5,7 +5,9 @@ A change moves the log's end by one event (a tap adds one, Undo takes the last b
 Redo puts it back), so a game `n` versions on from the marks kept shares all but the
 last `n` of them. Their times are read from the database; whom the game waits for after
 them comes from the states the state cache keeps (the latest and the ones before the
-latest intents); only when those are not enough is the log replayed, once.
+latest intents); only when those are not enough is the log replayed, once. The totals
+start from the clock kept after the unchanged marks, so a tap adds up one stretch, not
+the whole game.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from flask import current_app
 from sqlalchemy import bindparam, select
 
 from companion import services, state_cache
-from companion.clock import Clock, Mark, clock, mark
+from companion.clock import Clock, Mark, advance, clock, mark
 from companion.db import db
 from companion.db.models import GameEvent
 from companion.lru import LRU
@@ -27,6 +29,7 @@ from companion.rules.state import GameState
 from companion.state_cache import CachedGame
 
 GAMES_KEPT = 64  # as many as the state cache keeps
+CLOCKS_KEPT = 8  # as many states as the state cache keeps for Undo
 
 _TIMES = (
     select(GameEvent.seq, GameEvent.created_at)
@@ -41,11 +44,14 @@ _TIMES = (
 
 @dataclass(frozen=True, slots=True)
 class Marked:
-    """A game's marks at one version: one per active event, in order."""
+    """A game's marks at one version, one per active event in order, and its clock after
+    them, after all but the last, ... (newest first, CLOCKS_KEPT of them): Undo and the
+    next tap start from one of those instead of adding up the whole game again."""
 
     created_at: datetime  # tells the game from a deleted one that had the same id
     version: int
     marks: tuple[Mark, ...]
+    clocks: tuple[Clock, ...]
 
 
 class MarkCache(LRU[int, Marked]):
@@ -63,8 +69,9 @@ def _cache() -> MarkCache:
 
 
 def _times(game_id: int, after: int) -> list[tuple[int, datetime]]:
-    """The seq and time of each active event after the first `after`."""
-    rows = db.session.execute(_TIMES, {"game": game_id, "after": after})
+    """The seq and time of each active event after the first `after` (a Core query in the
+    session's transaction: no ORM objects to build)."""
+    rows = db.session.connection().execute(_TIMES, {"game": game_id, "after": after})
     return [(seq, at) for seq, at in rows]
 
 
@@ -84,15 +91,22 @@ def _states_after(game: CachedGame, first: int) -> list[GameState]:
     return states
 
 
-def marks(game_id: int, game: CachedGame) -> tuple[Mark, ...] | None:
-    """The marks of the cached game's active events; None if the database has moved on
-    from that version meanwhile (another process changed the game)."""
+def _clock_after(humans: list[str], kept: Marked | None, keep: int) -> Clock:
+    """The clock after the first `keep` kept marks: kept, or added up again."""
+    if kept is not None and len(kept.marks) - keep < len(kept.clocks):
+        return kept.clocks[len(kept.marks) - keep]
+    return clock(humans, kept.marks[:keep] if kept is not None else ())
+
+
+def kept_clock(game_id: int, game: CachedGame) -> Clock | None:
+    """The clock after the cached game's active events; None if the database has moved
+    on from that version meanwhile (another process changed the game)."""
     cache = _cache()
     kept = cache.get(game_id)
     if kept is not None and kept.created_at != game.created_at:
         kept = None
     if kept is not None and kept.version == game.version:
-        return kept.marks
+        return kept.clocks[0]
     # Each change since the kept version may have changed one event at the log's end.
     keep = 0
     if kept is not None and kept.version < game.version:
@@ -102,13 +116,20 @@ def marks(game_id: int, game: CachedGame) -> tuple[Mark, ...] | None:
     if [seq for seq, _ in times] != list(range(keep + 1, n + 1)):
         return None
     states = _states_after(game, keep + 1)
-    new = tuple(
+    new = [
         mark(at, game.actions[seq - 1], state)
         for (seq, at), state in zip(times, states, strict=True)
-    )
+    ]
+    base = _clock_after([h.id for h in game.state.humans], kept, keep)
+    clocks = [base]
+    for one in new:
+        clocks.append(advance(clocks[-1], (one,)))
+    # The kept clocks before `base`, which is the one after the first `keep` marks.
+    older = kept.clocks[len(kept.marks) - keep + 1 :] if kept is not None else ()
     found = (*(kept.marks[:keep] if kept is not None else ()), *new)
-    cache.put(game_id, Marked(game.created_at, game.version, found))
-    return found
+    newest = (*reversed(clocks), *older)[:CLOCKS_KEPT]
+    cache.put(game_id, Marked(game.created_at, game.version, found, newest))
+    return newest[0]
 
 
 def clock_of(view: services.GameView, catalog: Catalog) -> Clock | None:
@@ -123,7 +144,4 @@ def clock_of(view: services.GameView, catalog: Catalog) -> Clock | None:
         game = state_cache.for_app().get(view.id)
         if game is None or game.created_at.isoformat() != view.created:
             return None
-    found = marks(view.id, game)
-    if found is None:
-        return None
-    return clock((h.id for h in state.humans), found)
+    return kept_clock(view.id, game)

@@ -3,6 +3,7 @@ kept per game stay those of the whole log while reading only the events that cha
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -15,7 +16,7 @@ from companion.db import db
 from companion.db.models import GameEvent
 from companion.rules.actions import PlaceAgent
 from companion.rules.state import Options
-from companion.sim import make_setup
+from companion.sim import choose_action, make_setup
 from tests.stats.games import play_to_the_end
 
 T0 = datetime(2020, 1, 1, 20, 0, 0)  # long past: a running stretch shows its cap
@@ -172,3 +173,33 @@ def test_the_summary_has_no_thinking_times_when_off(game, client):
     play_to_the_end(game, game_id, 5)
     body = client.get(f"/games/{game_id}/summary").get_data(as_text=True)
     assert "Time spent thinking" not in body
+
+
+def test_the_kept_clock_equals_a_rebuild_after_any_run_of_changes(game):
+    """Taps, Undos (more than the clocks kept) and Redos, with the clock read after some
+    of them only (as when another screen made the changes): always the rebuilt clock."""
+    game_id = game.new_2p(turn_clock="on", seed=4)
+    rng = random.Random(4)
+    with game.app.app_context():
+        for step_number in range(80):
+            view = services.load(game_id, game.catalog)
+            roll = rng.random()
+            if roll < 0.15 and view.can_undo:
+                for _ in range(rng.choice([1, 1, 3, 10])):
+                    if not services.load(game_id, game.catalog).can_undo:
+                        break
+                    view = services.undo(game_id, view.version, game.catalog)
+            elif roll < 0.25 and view.can_redo:
+                view = services.redo(game_id, view.version, game.catalog)
+            elif view.state.phase != "ended":
+                action = choose_action(view.state, rng)
+                view = services.act(game_id, action, view.version, game.catalog)
+            if rng.random() < 0.5:
+                continue  # not shown: the next reading catches up several changes
+            kept = clock_store.clock_of(view, game.catalog)
+            saved = game.app.extensions["clock_marks"]
+            game.app.extensions["clock_marks"] = clock_store.MarkCache()  # rebuilt from the log
+            rebuilt = clock_store.clock_of(view, game.catalog)
+            game.app.extensions["clock_marks"] = saved
+            assert kept == rebuilt, step_number
+            assert kept is not None
