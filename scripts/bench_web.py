@@ -3,6 +3,7 @@
     .venv/bin/python scripts/bench_web.py              # a table, with the budgets
     .venv/bin/python scripts/bench_web.py --json       # one JSON object
     .venv/bin/python scripts/bench_web.py --requests 500 --strict
+    .venv/bin/python scripts/bench_web.py --turn-clock  # the same game with the turn clock on
 
 What it does:
 
@@ -58,7 +59,7 @@ import urllib.parse
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import redirect_stderr
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -138,11 +139,15 @@ def _play(setup: Setup, catalog: Catalog, min_round: int) -> Log | None:
     return Log(setup, actions, plain_at, plain, rival_at, rival, combat_at, combat, state.round)
 
 
-def find_game(catalog: Catalog, min_round: int = 9, tries: int = 40) -> Log:
-    """Solo first, then two players: a game that reaches `min_round` with every kind."""
+def find_game(
+    catalog: Catalog, min_round: int = 9, tries: int = 40, turn_clock: bool = False
+) -> Log:
+    """Solo first, then two players: a game that reaches `min_round` with every kind
+    (with the turn clock on or off: it changes no rule, so the same game)."""
     for mode in ("solo", "2p"):
         for seed in range(1, tries + 1):
             setup = make_setup(catalog, mode, "mentat" if mode == "solo" else None, seed)
+            setup = replace(setup, options=replace(setup.options, turn_clock=turn_clock))
             log = _play(setup, catalog, min_round)
             if log is not None:
                 return log
@@ -411,7 +416,7 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         app = migrated_app(Path(tmp) / "bench.sqlite")
         freeze_startup_heap()  # as companion.serve does right after the migrations
         logging.getLogger("waitress").setLevel(logging.ERROR)  # env.py reset the loggers
-        log = find_game(app.extensions["catalog"], args.min_round, args.tries)
+        log = find_game(app.extensions["catalog"], args.min_round, args.tries, args.turn_clock)
         phases = _phases(app, log)
         meter = CpuMeter(app.wsgi_app)
         app.wsgi_app = meter  # type: ignore[method-assign]
@@ -433,6 +438,7 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "game": {
             "mode": log.setup.mode,
             "seed": log.setup.seed,
+            "turn_clock": log.setup.options.turn_clock,
             "rounds_played": log.rounds,
             "stored_actions": {
                 "placement": log.plain_at,
@@ -455,7 +461,8 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
 def print_table(report: dict[str, Any]) -> None:
     g = report["game"]
     stored = ", ".join(f"{k} {v}" for k, v in g["stored_actions"].items())
-    print(f"Game: {g['mode']} seed {g['seed']}, {g['rounds_played']} rounds played")
+    clock = ", turn clock on" if g["turn_clock"] else ""
+    print(f"Game: {g['mode']} seed {g['seed']}, {g['rounds_played']} rounds played{clock}")
     print(f"Stored actions at the measured taps: {stored}")
     print(f"1 client (separate process), {report['server_threads']} waitress threads, CSRF on\n")
     header = (
@@ -484,6 +491,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="cap per endpoint (30)")
     parser.add_argument("--min-round", type=int, default=9, help="round the game reaches (9)")
     parser.add_argument("--tries", type=int, default=40, help="seeds tried per mode (40)")
+    parser.add_argument("--turn-clock", action="store_true", help="games with the turn clock on")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--load-plan", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--strict", action="store_true", help="exit 1 if a budget is missed")

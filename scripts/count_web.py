@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/count_web.py           # needs valgrind (apt-get install valgrind)
     .venv/bin/python scripts/count_web.py --json
+    .venv/bin/python scripts/count_web.py --turn-clock   # the same game with the turn clock on
 
 Timings on a shared machine drift by a third from one run to the next; instruction counts
 don't. This plays
@@ -116,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="scripts/count_web.py", description=__doc__)
     parser.add_argument("--requests", type=int, default=6, help="counted per kind (6)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--turn-clock", action="store_true", help="the game with the turn clock on")
     parser.add_argument("--child", choices=KINDS, help=argparse.SUPPRESS)
     parser.add_argument("--game", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -127,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.requests < 1:
         parser.error("--requests must be at least 1")
     app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "count"})
-    log = find_game(app.extensions["catalog"])
+    log = find_game(app.extensions["catalog"], turn_clock=args.turn_clock)
     with tempfile.TemporaryDirectory(prefix="count-web-") as name:
         tmp = Path(name)
         game = tmp / "game.pickle"
@@ -142,14 +144,20 @@ def main(argv: list[str] | None = None) -> int:
             )
     trivial = counts["trivial"]
     report: dict[str, Any] = {
-        "game": {"mode": log.setup.mode, "seed": log.setup.seed, "rounds_played": log.rounds},
+        "game": {
+            "mode": log.setup.mode,
+            "seed": log.setup.seed,
+            "rounds_played": log.rounds,
+            "turn_clock": log.setup.options.turn_clock,
+        },
         "instructions_per_request": {k: round(v) for k, v in counts.items()},
         "vs_trivial": {k: round(v / trivial, 2) for k, v in counts.items()},
     }
     if args.json:
         print(json.dumps(report))
     else:
-        print(f"Game: {log.setup.mode} seed {log.setup.seed}, {log.rounds} rounds played")
+        clock = ", turn clock on" if log.setup.options.turn_clock else ""
+        print(f"Game: {log.setup.mode} seed {log.setup.seed}, {log.rounds} rounds played{clock}")
         print(f"{'request':<23} {'instructions':>14} {'x trivial':>10}")
         for kind, value in counts.items():
             print(f"{kind:<23} {value:>14,.0f} {value / trivial:>10.2f}")

@@ -55,6 +55,8 @@ class Options:
     # chores come before the next round's Rival turns. Logs stored before this step
     # existed have no such tap: `codec.decode_setup` turns it off for them.
     round_end: bool = True
+    # Show each player's thinking time (companion/clock.py); changes no rule.
+    turn_clock: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -174,6 +174,7 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
         and mode == "solo"
         and _flag(form, "epic")
         and _flag(form, "epic_rivals_standard"),
+        turn_clock=_flag(form, "turn_clock"),
     )
     sets = EXPANSIONS[expansion]
     if mode in MULTIPLAYER:

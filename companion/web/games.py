@@ -12,6 +12,8 @@ from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block, render_blocks
 
 from companion import services
+from companion.clock_store import clock_of
+from companion.db.models import utc_now
 from companion.lan import lan_addresses, svg_qr
 from companion.lookup.checklist import Names, checklist
 from companion.lru import LRU
@@ -21,7 +23,7 @@ from companion.rules.state import DIFFICULTIES, MODES
 from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
-from companion.web.present import page
+from companion.web.present import clock, page
 from companion.web.present.round_end import round_end as present_round_end
 
 bp = Blueprint("games", __name__)
@@ -62,6 +64,7 @@ def _table(
 ) -> ResponseReturnValue:
     """The table screen; for htmx, its game area and the out-of-band scoreboard."""
     context = _context(view, error)
+    context["clock_cells"] = clock.cells(clock_of(view, catalog()), view.state, utc_now())
     if is_htmx():
         return render_blocks(TABLE, ["game", "scoreboard_oob"], **context), status
     poll = url_for("games.version", game_id=view.id)

@@ -29,6 +29,7 @@ from companion.stats import summary as summary_module
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
 from companion.web.language import card_text, house_name
+from companion.web.present import clock
 from companion.web.present.panels import TIEBREAK_NAMES
 from companion.web.present.panels import VP_SOURCES as PANEL_SOURCES
 
@@ -266,6 +267,7 @@ def summary(game_id: int) -> ResponseReturnValue:
         modes=MODES,
         difficulties=DIFFICULTY_NAMES,
         bgstats_url=bgstats.create_play_url(record, leader_english),
+        thinking=clock.game_summary(game_id, catalog()),
     )
 
 
