@@ -106,7 +106,7 @@ def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = F
         draft.emit("agent", house_id, space=space_id)
     if space.faction is not None:
         # Sending an Agent to a Faction space gives 1 Influence there [RB p.7].
-        draft.queue.append(Task("influence", house_id, space.faction, 1))
+        draft.queue.append(Task("influence", house_id, faction=space.faction, count=1))
     if space.maker:
         bonus = draft.bonus_spice.get(space_id, 0)
         draft.bonus_spice[space_id] = 0
@@ -134,11 +134,11 @@ def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = F
         if space.ix_choose_one:
             draft.queue.append(Task("tech_negotiation", house_id))
         elif space.acquire_tech:
-            draft.queue.append(Task("acquire_tech", house_id, "", space.tech_discount))
+            draft.queue.append(Task("acquire_tech", house_id, discount=space.tech_discount))
         draft.queue.extend(Task("freighter", house_id) for _ in range(space.freighter))
     if space.control_bonus is not None:
-        draft.queue.append(Task("control_bonus", house_id, space_id))
-    draft.queue.append(Task("next_turn", house_id, "agent"))
+        draft.queue.append(Task("control_bonus", house_id, space=space_id))
+    draft.queue.append(Task("next_turn", house_id, via="agent"))
 
 
 def reveal(draft: Draft, house_id: str) -> None:
@@ -152,7 +152,7 @@ def reveal(draft: Draft, house_id: str) -> None:
         rng = draft.random()
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         draft.emit("churn", house_id, dice=dice, positions=sorted({d for d in dice if d <= 5}))
-    draft.queue.append(Task("next_turn", house_id, "reveal"))
+    draft.queue.append(Task("next_turn", house_id, via="reveal"))
 
 
 def voice(draft: Draft, house_id: str, space_id: str) -> None:
@@ -241,7 +241,4 @@ def answer(draft: Draft, option: str) -> None:
     elif option not in p.options:
         raise IllegalAction(N_("That is not one of the choices."))
     draft.prompt = None
-    task = p.task
-    draft.queue.insert(
-        0, Task(task.kind, task.house, task.ref, task.n, (*task.options, "=" + option))
-    )
+    draft.queue.insert(0, p.task.answered(option))
