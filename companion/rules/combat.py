@@ -158,7 +158,7 @@ def _reward_tasks(draft: Draft, hid: str, reward: Reward, place: str) -> list[Ta
             intrigue=house.intrigue + reward.intrigue,
         )
         if reward.troops:
-            tasks.append(Task("recruit", hid, count=reward.troops))
+            tasks.append(Task("recruit", hid, amount=reward.troops))
         if reward.choose:
             tasks.append(
                 Task(
@@ -175,7 +175,7 @@ def _reward_tasks(draft: Draft, hid: str, reward: Reward, place: str) -> list[Ta
             Task(
                 "choose_influence",
                 hid,
-                count=reward.influence,
+                amount=reward.influence,
                 picks=reward.influence_factions,
                 options=FACTIONS,
             ),

@@ -15,7 +15,7 @@ Rules are cited as: [RB p.N] base rulebook, [FAQ] Errata & FAQ 2022-02-14, and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from companion.rules import combat, hagal, influence, ix, phases
 from companion.rules.actions import (
@@ -76,6 +76,7 @@ from companion.rules.state import UNKNOWN_TILE, GameState, Setup, Task, VpEntry
 __all__ = [
     "DIFFICULTY",
     "action_problem",
+    "action_problems",
     "apply",
     "buyers",
     "card_buyable",
@@ -206,7 +207,17 @@ def action_problem(state: GameState, action: Action) -> str | None:
     a Reveal, an answer, a Rise of Ix icon, a bought card, Corner the Market or a
     correction. (A correction or purchase that would take a house below 0 VP is refused
     only when applied.)"""
+    return action_problems(state, [action])[0]
+
+
+def action_problems(state: GameState, actions: Sequence[Action]) -> list[str | None]:
+    """`action_problem` for each action, with one copy of the state (a screen asks about
+    all its buttons at once)."""
     draft = Draft(state)
+    return [_problem(draft, action) for action in actions]
+
+
+def _problem(draft: Draft, action: Action) -> str | None:
     match action:
         case PlaceAgent(house=house, space=space, infiltrate=infiltrate):
             return turn_problem(draft, house) or space_problem(draft, house, space, infiltrate)
@@ -222,8 +233,8 @@ def action_problem(state: GameState, action: Action) -> str | None:
             return corner_problem(draft, action)
         case Adjust():
             return adjust_problem(draft, action)
-    try:
-        _apply(draft, action)
+    try:  # the others are checked as they apply: try it on a copy of the draft
+        _apply(Draft(draft.freeze()), action)
     except IllegalAction as refused:
         return Message(refused.message, **refused.values)
     return None

@@ -126,9 +126,9 @@ def card_tasks(draft: Draft, house_id: str, card: HagalCardDef, space: SpaceDef)
     if draft.solo and draft.house(house_id).ready("training_drones"):
         tasks.append(Task("training_drones", house_id))  # first chance each round [IX p.9]
     if influence is not None:
-        tasks.append(Task("influence", house_id, faction=influence, count=1))
+        tasks.append(Task("influence", house_id, faction=influence, amount=1))
     if card.troops:
-        tasks.append(Task("recruit", house_id, count=card.troops))
+        tasks.append(Task("recruit", house_id, amount=card.troops))
     if card.dreadnought:
         tasks.append(Task("commission", house_id))
     if card.acquire_tech and draft.solo:  # House Hagal ignores Tech tiles [IX p.9]
@@ -150,7 +150,7 @@ def card_tasks(draft: Draft, house_id: str, card: HagalCardDef, space: SpaceDef)
             tasks.append(Task("flagship", house_id))
         # Any Agent on a Combat space deploys this turn's recruits and up to 2 garrison
         # units, even if the card recruited none [RB p.19; FAQ troops; IX p.8].
-        tasks.append(Task("deploy", house_id, count=2))
+        tasks.append(Task("deploy", house_id, amount=2))
     if space.control_bonus is not None:
         tasks.append(Task("control_bonus", house_id, space=space.id))
     return tasks
@@ -231,7 +231,7 @@ def signet(draft: Draft, house_id: str) -> None:
         draft.put(house_id, solari=house.solari - 1, intrigue=house.intrigue + 1)
     elif kind == "rabban_brutality":
         troops = 2 if any(holder == house_id for holder in draft.alliances.values()) else 1
-        draft.queue.insert(0, Task("recruit", house_id, count=troops))
+        draft.queue.insert(0, Task("recruit", house_id, amount=troops))
     elif kind == "leto_diplomacy":
         # Pay 1 spice: +1 Influence where an opponent has more, choosing the least.
         others = [h for h in draft.houses.values() if h.id != house_id]
@@ -245,7 +245,7 @@ def signet(draft: Draft, house_id: str) -> None:
             return
         draft.put(house_id, spice=house.spice - 1)
         draft.queue.insert(
-            0, Task("choose_influence", house_id, count=1, picks=1, options=eligible)
+            0, Task("choose_influence", house_id, amount=1, picks=1, options=eligible)
         )
     elif kind == "rhombur_tech":
         # Acquire Tech if he can, else the Tech Negotiation icon [IX p.8].
@@ -339,7 +339,7 @@ def _reveal(draft: Draft, task: Task, again: Task) -> HagalCardDef | None:
 
 def _take_rival_turn(draft: Draft, task: Task) -> None:
     """A Rival's Agent turn: reveal cards until one sends it to a space [RB p.19-20]."""
-    again = Task("rival_turn", task.house, count=task.count + 1)
+    again = Task("rival_turn", task.house, amount=task.amount + 1)
     card = _reveal(draft, task, again)
     if card is None:
         return
@@ -348,7 +348,7 @@ def _take_rival_turn(draft: Draft, task: Task) -> None:
     if space is None:
         draft.emit("hagal_skip", task.house, card=card_id, reason=why)
         cards = len(draft.hagal_deck) + len(draft.hagal_discard)  # every House Hagal card
-        if task.count + 1 >= 2 * cards:
+        if task.amount + 1 >= 2 * cards:
             # Not in the rules: every card was tried twice and all spaces are blocked.
             draft.put(task.house, passed=True)
             draft.emit("rival_blocked", task.house)
@@ -369,14 +369,14 @@ def _take_rival_turn(draft: Draft, task: Task) -> None:
 
 
 def _recruit(draft: Draft, task: Task) -> None:
-    """Recruit up to task.count troops from supply to the garrison (players keep their own)."""
+    """Recruit up to task.amount troops from supply to the garrison (players keep their own)."""
     house = draft.house(task.house)
-    n = min(task.count, house.supply)
+    n = min(task.amount, house.supply)
     if n:
         draft.put(task.house, garrison=house.garrison + n)
         draft.recruited += n
     source = {"source": task.via} if task.via else {}  # "shipping" for the Shipping track
-    draft.emit("recruit", task.house, troops=n, wanted=task.count, **source)
+    draft.emit("recruit", task.house, troops=n, wanted=task.amount, **source)
 
 
 def _deploy(draft: Draft, task: Task) -> None:
@@ -386,8 +386,8 @@ def _deploy(draft: Draft, task: Task) -> None:
     the garrison, so they count against the 2 (as in the Spice Flow mod, HAGAL §6).
     """
     house = draft.house(task.house)
-    dreadnoughts = min(house.dn_garrison, task.count)
-    troops = min(house.garrison, draft.recruited + task.count - dreadnoughts)
+    dreadnoughts = min(house.dn_garrison, task.amount)
+    troops = min(house.garrison, draft.recruited + task.amount - dreadnoughts)
     count = troops + dreadnoughts
     if count <= 0:
         return
@@ -471,20 +471,20 @@ def _queue_swords(draft: Draft, task: Task) -> None:
             ruling = "ruling_dreadnought_no_swords" if need_troops else "ruling_dreadnought_swords"
             draft.emit(ruling, hid)
         if house.troops > 0 or (house.units > 0 and not need_troops):
-            tasks.append(Task("swords", hid, count=2 if brutal else 1))
+            tasks.append(Task("swords", hid, amount=2 if brutal else 1))
     draft.queue[0:0] = tasks
 
 
 def _reveal_swords(draft: Draft, task: Task) -> None:
     """A Rival's combat bonus: the swords of a revealed House Hagal card [RB p.19]."""
-    card = _reveal(draft, task, Task("swords", task.house, count=task.count))
+    card = _reveal(draft, task, Task("swords", task.house, amount=task.amount))
     if card is None:
         return
     card_id = card.id
     draft.put(task.house, swords=draft.house(task.house).swords + card.swords)
     draft.emit("swords", task.house, card=card_id, swords=card.swords)
-    if task.count > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
-        draft.queue.insert(0, Task("swords", task.house, count=task.count - 1))
+    if task.amount > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
+        draft.queue.insert(0, Task("swords", task.house, amount=task.amount - 1))
 
 
 def convert_rivals(draft: Draft) -> None:

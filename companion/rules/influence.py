@@ -14,12 +14,12 @@ from companion.rules.state import (
 def _gain_influence(draft: Draft, task: Task) -> None:
     """Gain Influence on one Faction track, up to the top [RB p.7]."""
     house = draft.house(task.house)
-    new = min(MAX_INFLUENCE, house.inf(task.faction) + task.count)
+    new = min(MAX_INFLUENCE, house.inf(task.faction) + task.amount)
     set_influence(draft, task.house, task.faction, new)
 
 
 def _choose_influence(draft: Draft, task: Task) -> None:
-    """Gain task.count Influence in a chosen Faction; repeat for task.picks different Factions."""
+    """Gain task.amount Influence in a chosen Faction; repeat for task.picks different Factions."""
     options = task.options
     answer = task.answer
     if answer is None:
@@ -31,8 +31,8 @@ def _choose_influence(draft: Draft, task: Task) -> None:
         if answer is None:
             return
     house = draft.house(task.house)
-    draft.emit("influence_choice", task.house, faction=answer, amount=task.count)
-    set_influence(draft, task.house, answer, min(MAX_INFLUENCE, house.inf(answer) + task.count))
+    draft.emit("influence_choice", task.house, faction=answer, amount=task.amount)
+    set_influence(draft, task.house, answer, min(MAX_INFLUENCE, house.inf(answer) + task.amount))
     if task.picks > 1:
         rest = tuple(o for o in options if o != answer)
         draft.queue.insert(
@@ -40,7 +40,7 @@ def _choose_influence(draft: Draft, task: Task) -> None:
             Task(
                 "choose_influence",
                 task.house,
-                count=task.count,
+                amount=task.amount,
                 picks=task.picks - 1,
                 options=rest,
             ),

@@ -179,7 +179,7 @@ def _flip_training_drones(draft: Draft, task: Task) -> None:
         return
     draft.put(task.house, flipped=(*house.flipped, "training_drones"))
     draft.emit("tech_flip", task.house, tile="training_drones")
-    draft.queue.insert(0, Task("recruit", task.house, count=1))
+    draft.queue.insert(0, Task("recruit", task.house, amount=1))
 
 
 def _flip_flagship(draft: Draft, task: Task) -> None:
@@ -190,7 +190,7 @@ def _flip_flagship(draft: Draft, task: Task) -> None:
         return
     draft.put(task.house, solari=house.solari - 4, flipped=(*house.flipped, "flagship"))
     draft.emit("tech_flip", task.house, tile="flagship")
-    draft.queue.insert(0, Task("recruit", task.house, count=3))
+    draft.queue.insert(0, Task("recruit", task.house, amount=3))
 
 
 # -- the Shipping Track ----------------------------------------------------------------------
@@ -238,8 +238,8 @@ def recall(draft: Draft, house_id: str) -> None:
     if step >= 1:
         tasks.append(Task("shipping_first", house_id))
     if step >= 2:
-        tasks.append(Task("ship_troops", house_id, count=2))
-        tasks.append(Task("choose_influence", house_id, count=1, picks=1, options=FACTIONS))
+        tasks.append(Task("ship_troops", house_id, amount=2))
+        tasks.append(Task("choose_influence", house_id, amount=1, picks=1, options=FACTIONS))
     if step >= 3:
         tasks.append(Task("acquire_tech", house_id, discount=2))
     draft.queue[0:0] = tasks
@@ -279,15 +279,15 @@ def _ship_troops(draft: Draft, task: Task) -> None:
     Expert deployment is in use: then that rule decides [IX p.9]."""
     house = draft.house(task.house)
     transports = house.owns("troop_transports")
-    n = task.count + 1 if transports else task.count
+    n = task.amount + 1 if transports else task.amount
     if house.is_human:
         draft.emit("take", task.house, troops=n)
         if transports:
             draft.emit("transports_player", task.house, troops=n)
         return
-    draft.queue[0:0] = [Task("recruit", task.house, count=n, via="shipping")]
+    draft.queue[0:0] = [Task("recruit", task.house, amount=n, via="shipping")]
     if transports:
-        draft.queue.insert(1, Task("transports", task.house, count=n))
+        draft.queue.insert(1, Task("transports", task.house, amount=n))
 
 
 def _deploy_transported(draft: Draft, task: Task) -> None:
@@ -295,7 +295,7 @@ def _deploy_transported(draft: Draft, task: Task) -> None:
     Conflict, or, with Expert deployment, unless it leads by 4+ in a Conflict I or II
     [IX p.9; FAQ Solo Play]."""
     house = draft.house(task.house)
-    n = min(task.count, draft.recruited, house.garrison)
+    n = min(task.amount, draft.recruited, house.garrison)
     if n <= 0:
         return
     if hagal.expert(draft) and draft.conflict_level < 3 and hagal.expert_holds(draft, task, n):

@@ -115,7 +115,7 @@ def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = F
         draft.emit("agent", house_id, space=space_id)
     if space.faction is not None:
         # Sending an Agent to a Faction space gives 1 Influence there [RB p.7].
-        draft.queue.append(Task("influence", house_id, faction=space.faction, count=1))
+        draft.queue.append(Task("influence", house_id, faction=space.faction, amount=1))
     if space.maker:
         bonus = draft.bonus_spice.get(space_id, 0)
         draft.bonus_spice[space_id] = 0

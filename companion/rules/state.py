@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from companion.rules.catalog import FACTIONS, Catalog
 
@@ -230,15 +230,18 @@ class Entry:
     data: Mapping[str, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
+class Task(NamedTuple):
     """A unit of pending engine work; the queue lets a prompt pause and resume a turn.
+
+    A NamedTuple rather than a frozen dataclass: as immutable, hashable and compared by
+    value, and built several times faster with this many fields (a replay builds a few
+    hundred; `companion.sim` measures it).
 
     Each field holds one thing whatever the kind; a kind fills the ones it needs and leaves
     the others at their defaults:
 
     - `house`: who acts (for "dreadnoughts", the Combat's winner, "" without one);
-    - `count`: how many: troops to recruit or deploy, Influence to gain, swords cards
+    - `amount`: how many: troops to recruit or deploy, Influence to gain, swords cards
       to reveal, House Hagal cards a Rival has revealed this turn;
     - `discount`: spice off a Tech tile's price ("acquire_tech");
     - `space`: a board space ("harvest", "control_bonus");
@@ -260,7 +263,7 @@ class Task:
 
     kind: str
     house: str = ""
-    count: int = 0
+    amount: int = 0
     discount: int = 0
     space: str = ""
     faction: str = ""
@@ -275,25 +278,8 @@ class Task:
     answer: str | None = None
 
     def answered(self, answer: str) -> Task:
-        """This task again, carrying the table's answer. Built field by field, as
-        `dataclasses.replace` costs a replay several per cent (tested equal to it)."""
-        return Task(
-            self.kind,
-            self.house,
-            self.count,
-            self.discount,
-            self.space,
-            self.faction,
-            self.place,
-            self.offer,
-            self.tile,
-            self.stack,
-            self.picks,
-            self.via,
-            self.or_negotiator,
-            self.options,
-            answer,
-        )
+        """This task again, carrying the table's answer."""
+        return self._replace(answer=answer)
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,7 +70,7 @@ def _influence(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "%(house)s: choose the Faction for +%(n)s Influence.",
         house=house_name(who.name),
-        n=question.task.count,
+        n=question.task.amount,
     )
     return text, _factions(question)
 
@@ -80,7 +80,7 @@ def _rival_influence(state: GameState, who: House, question: Prompt) -> Wording:
         "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s "
         "Influence (rulebook p.20: you decide).",
         house=house_name(who.name),
-        n=question.task.count,
+        n=question.task.amount,
     )
     return text, _factions(question)
 
