@@ -112,10 +112,10 @@ def _resolve_combat(draft: Draft, task: Task) -> None:
                     draft.emit("control_removed", draft.control[space], space=space)
                     del draft.control[space]
                 continue
-            tasks.append(Task("reward", hid, place))
+            tasks.append(Task("reward", hid, place=place))
     if draft.ix:
         winner = next((h for h, place in places.items() if place == "first"), "")
-        tasks.append(Task("dreadnoughts", "", winner))
+        tasks.append(Task("dreadnoughts", winner))
     tasks.append(Task("end_combat"))
     draft.queue[0:0] = tasks
 
@@ -124,11 +124,11 @@ def _give_reward(draft: Draft, task: Task) -> None:
     """One house's reward of the Conflict card for its place [RB p.12]."""
     assert draft.conflict is not None
     conflict = draft.catalog.conflicts[draft.conflict]
-    reward: Reward = getattr(conflict, task.ref)
-    draft.emit("reward", task.house, place=task.ref, card=conflict.id)
-    draft.queue[0:0] = _reward_tasks(draft, task.house, reward, task.ref)
+    reward: Reward = getattr(conflict, task.place)
+    draft.emit("reward", task.house, place=task.place, card=conflict.id)
+    draft.queue[0:0] = _reward_tasks(draft, task.house, reward, task.place)
     house = draft.house(task.house)
-    if task.ref == "first" and house.kind == "rival" and house.owns("windtraps"):
+    if task.place == "first" and house.kind == "rival" and house.owns("windtraps"):
         # Windtraps: +1 water when you win a Conflict; a Rival uses its tiles like a
         # player [IX p.9].
         draft.put(task.house, water=house.water + 1)
@@ -166,26 +166,30 @@ def _reward_tasks(draft: Draft, hid: str, reward: Reward, place: str) -> list[Ta
             intrigue=house.intrigue + reward.intrigue,
         )
         if reward.troops:
-            tasks.append(Task("recruit", hid, "", reward.troops))
+            tasks.append(Task("recruit", hid, amount=reward.troops))
         if reward.choose:
             tasks.append(
                 Task(
                     "choose_reward",
                     hid,
-                    place,
-                    reward.choose,
-                    tuple(str(i) for i in range(len(reward.options))),
+                    place=place,
+                    picks=reward.choose,
+                    options=tuple(str(i) for i in range(len(reward.options))),
                 )
             )
     if reward.influence:
         tasks.insert(
             0,
             Task(
-                "choose_influence", hid, str(reward.influence_factions), reward.influence, FACTIONS
+                "choose_influence",
+                hid,
+                amount=reward.influence,
+                picks=reward.influence_factions,
+                options=FACTIONS,
             ),
         )
     tasks.extend(Task("freighter", hid) for _ in range(reward.freighter))
-    tasks.extend(Task("offer", hid, place, i) for i in range(len(reward.offers)))
+    tasks.extend(Task("offer", hid, place=place, offer=i) for i in range(len(reward.offers)))
     if reward.control is not None:
         draft.control[reward.control] = hid
         draft.emit("control", hid, space=reward.control)
@@ -217,24 +221,24 @@ def _reward_text(reward: Reward) -> str:
 
 def _choose_reward(draft: Draft, task: Task) -> None:
     """A Rival's choice of reward not about Influence: the table decides [RB p.20]."""
-    options = task.choices
+    options = task.options
     answer = task.answer
     if answer is None:
         draft.ask("rival_reward", task.house, task, options)
         return
     assert draft.conflict is not None
-    reward: Reward = getattr(draft.catalog.conflicts[draft.conflict], task.ref)
+    reward: Reward = getattr(draft.catalog.conflicts[draft.conflict], task.place)
     chosen = reward.options[int(answer)]
     draft.emit("reward_choice", task.house, reward=_reward_text(chosen))
-    tasks = _reward_tasks(draft, task.house, chosen, task.ref)
-    if task.n > 1:
+    tasks = _reward_tasks(draft, task.house, chosen, task.place)
+    if task.picks > 1:
         tasks.append(
             Task(
                 "choose_reward",
                 task.house,
-                task.ref,
-                task.n - 1,
-                tuple(o for o in options if o != answer),
+                place=task.place,
+                picks=task.picks - 1,
+                options=tuple(o for o in options if o != answer),
             )
         )
     draft.queue[0:0] = tasks
@@ -243,7 +247,7 @@ def _choose_reward(draft: Draft, task: Task) -> None:
 def _give_tech_reward(draft: Draft, task: Task) -> None:
     """A Tech tile's Acquire effect [IX p.4]: its VP are scored for everyone; a Rival takes
     the rest, a player is told (Influence is chosen and recorded)."""
-    tech = draft.catalog.tech[task.ref]
+    tech = draft.catalog.tech[task.tile]
     reward = tech.acquire_reward
     draft.gain_vp(task.house, reward.vp, "tech", tech.id)
     rest = replace(reward, vp=0)

@@ -15,7 +15,7 @@ from companion.rules.actions import (
 )
 from companion.rules.catalog import FACTIONS
 from companion.rules.draft import Draft
-from companion.rules.i18n import N_
+from companion.rules.i18n import N_, Message
 from companion.rules.influence import set_influence
 from companion.rules.state import (
     MAX_INFLUENCE,
@@ -24,6 +24,7 @@ from companion.rules.state import (
     TROOPS_PER_HOUSE,
     Acquisition,
     House,
+    Setup,
     VpEntry,
 )
 
@@ -31,40 +32,56 @@ from companion.rules.state import (
 HAGAL_FIELDS = ("garrison", "troops", "swords", "freighter", "dn_garrison", "dn_conflict")
 
 
-def adjust(draft: Draft, action: Adjust) -> None:
-    """Correct one number of a house, or record an effect the app can't see."""
+def adjust_problem(draft: Draft, action: Adjust) -> Message | None:
+    """Why this correction or card effect can't be recorded now, or None (one that would
+    take a house below 0 VP by the VP it costs is refused when applied)."""
     house = draft.houses.get(action.house)
     if house is None:
-        raise IllegalAction(N_("Unknown house."))
-    _check_adjustable(draft, house, action)
+        return Message(N_("Unknown house."))
+    problem = _adjustable_problem(draft, house, action)
+    if problem is not None:
+        return problem
     if action.field == "vp":
         if house.vp + action.delta < 0:
-            raise IllegalAction(N_("VP can't go below 0."))
+            return Message(N_("VP can't go below 0."))
+        return None
+    if action.field.startswith("influence:"):
+        faction = action.field.split(":", 1)[1]
+        if faction not in FACTIONS:
+            return Message(N_("Unknown Faction."))
+        if draft.prompt is not None:
+            return Message(N_("First answer the question on screen."))
+        if not 0 <= house.inf(faction) + action.delta <= MAX_INFLUENCE:
+            return Message(N_("Influence goes from 0 to %(top)s."), top=MAX_INFLUENCE)
+        return None
+    return _count_problem(house, action)
+
+
+def adjust(draft: Draft, action: Adjust) -> None:
+    """Correct one number of a house, or record an effect the app can't see."""
+    problem = adjust_problem(draft, action)
+    if problem is not None:
+        raise IllegalAction(problem)
+    house = draft.house(action.house)
+    if action.field == "vp":
         draft.gain_vp(action.house, action.delta, action.reason, "")  # type: ignore[arg-type]
     elif action.field.startswith("influence:"):
         faction = action.field.split(":", 1)[1]
-        if faction not in FACTIONS:
-            raise IllegalAction(N_("Unknown Faction."))
-        if draft.prompt is not None:
-            raise IllegalAction(N_("First answer the question on screen."))
-        new = house.inf(faction) + action.delta
-        if not 0 <= new <= MAX_INFLUENCE:
-            raise IllegalAction(N_("Influence goes from 0 to %(top)s."), top=MAX_INFLUENCE)
-        set_influence(draft, action.house, faction, new)
+        set_influence(draft, action.house, faction, house.inf(faction) + action.delta)
     else:
-        draft.put(action.house, **{action.field: _corrected_count(house, action)})
+        draft.put(action.house, **{action.field: int(getattr(house, action.field)) + action.delta})
     _no_negative_vp(draft)
     draft.emit("adjust", action.house, field=action.field, delta=action.delta, reason=action.reason)
 
 
-def _check_adjustable(draft: Draft, house: House, action: Adjust) -> None:
-    """Raise IllegalAction unless this house's field may be corrected by this delta."""
+def _adjustable_problem(draft: Draft, house: House, action: Adjust) -> Message | None:
+    """Why this house's field may not be corrected by this delta, or None."""
     if not isinstance(action.delta, int) or action.delta == 0 or abs(action.delta) > 50:
-        raise IllegalAction(N_("A correction changes a number by 1 to 50."))
+        return Message(N_("A correction changes a number by 1 to 50."))
     if action.field in IX_FIELDS and not draft.ix:
-        raise IllegalAction(N_("Freighters, dreadnoughts and Negotiators come with Rise of Ix."))
+        return Message(N_("Freighters, dreadnoughts and Negotiators come with Rise of Ix."))
     if house.is_human and action.field not in HUMAN_ADJUSTABLE:
-        raise IllegalAction(
+        return Message(
             N_("Players keep their own resources and troops; the app doesn't track them.")
         )
     if (
@@ -72,39 +89,38 @@ def _check_adjustable(draft: Draft, house: House, action: Adjust) -> None:
         and action.field not in HAGAL_FIELDS
         and not action.field.startswith("influence:")
     ):
-        raise IllegalAction(N_("House Hagal has no resources and scores no VP (rulebook p.19)."))
+        return Message(N_("House Hagal has no resources and scores no VP (rulebook p.19)."))
     if action.reason not in VP_REASONS:
-        raise IllegalAction(N_("Unknown reason for a correction."))
+        return Message(N_("Unknown reason for a correction."))
     if not house.is_human and action.field == "strength":
-        raise IllegalAction(
-            N_("A Rival's strength comes from its troops and swords: correct those.")
-        )
+        return Message(N_("A Rival's strength comes from its troops and swords: correct those."))
+    return None
 
 
-def _corrected_count(house: House, action: Adjust) -> int:
-    """The new value of a counted field (resources, units, the Freighter), if in range."""
+def _count_problem(house: House, action: Adjust) -> Message | None:
+    """Why a counted field (resources, units, the Freighter) can't take this delta, or None."""
     field = action.field
     if field in ("solari", "spice", "water", "intrigue", "swords", "strength"):
         new = int(getattr(house, field)) + action.delta
         if new < 0:
-            raise IllegalAction(N_("That would go below 0."))
+            return Message(N_("That would go below 0."))
         if field == "strength" and new > MAX_STRENGTH:
-            raise IllegalAction(N_("That strength is out of range."))
+            return Message(N_("That strength is out of range."))
     elif field in ("garrison", "troops", "negotiators"):
         new = int(getattr(house, field)) + action.delta
         if new < 0 or house.supply - action.delta < 0:
-            raise IllegalAction(N_("A house has %(n)s troops in all."), n=TROOPS_PER_HOUSE)
+            return Message(N_("A house has %(n)s troops in all."), n=TROOPS_PER_HOUSE)
     elif field == "freighter":
         new = house.freighter + action.delta
         if not 0 <= new <= TRACK_TOP:
-            raise IllegalAction(N_("The Freighter goes from step 0 to %(top)s."), top=TRACK_TOP)
+            return Message(N_("The Freighter goes from step 0 to %(top)s."), top=TRACK_TOP)
     elif field in ("dn_garrison", "dn_conflict"):
         new = int(getattr(house, field)) + action.delta
         if new < 0 or house.dn_supply - action.delta < 0:
-            raise IllegalAction(N_("A house has two dreadnoughts."))
+            return Message(N_("A house has two dreadnoughts."))
     else:
-        raise IllegalAction(N_("That number can't be corrected."))
-    return new
+        return Message(N_("That number can't be corrected."))
+    return None
 
 
 def set_control(draft: Draft, space_id: str, house_id: str) -> None:
@@ -137,18 +153,32 @@ def set_tiebreak(draft: Draft, action: SetTiebreak) -> None:
     draft.emit("tiebreak", action.house, values=values)
 
 
+def corner_problem(draft: Draft, action: CornerTheMarket) -> Message | None:
+    """Why this Corner the Market can't be played now [RB p.12, p.20; FAQ], or None."""
+    if draft.phase != "ended":
+        return Message(N_("Corner the Market is an Endgame card: play it at the end."))
+    if action.house not in draft.houses or not draft.houses[action.house].is_human:
+        return Message(N_("Only a player can play Corner the Market."))
+    if any(e.note == "corner_the_market" for e in draft.ledger):
+        return Message(N_("Corner the Market was already played."))
+    if not (0 <= action.own <= 10 and 0 <= action.other <= 10):
+        return Message(N_("Count The Spice Must Flow cards: 0 to 10."))
+    return None
+
+
+def corner_asks_other(setup: Setup) -> bool:
+    """Corner the Market needs the opponents' count with two to four players; solo
+    Rivals count as two each [RB p.20; FAQ]."""
+    return setup.mode != "solo"
+
+
 def corner_the_market(draft: Draft, action: CornerTheMarket) -> None:
     """Corner the Market; each solo Rival counts as two The Spice Must Flow [RB p.20]."""
-    if draft.phase != "ended":
-        raise IllegalAction(N_("Corner the Market is an Endgame card: play it at the end."))
-    if action.house not in draft.houses or not draft.houses[action.house].is_human:
-        raise IllegalAction(N_("Only a player can play Corner the Market."))
-    if any(e.note == "corner_the_market" for e in draft.ledger):
-        raise IllegalAction(N_("Corner the Market was already played."))
-    if not (0 <= action.own <= 10 and 0 <= action.other <= 10):
-        raise IllegalAction(N_("Count The Spice Must Flow cards: 0 to 10."))
+    problem = corner_problem(draft, action)
+    if problem is not None:
+        raise IllegalAction(problem)
     # With two to four players `other` is the most that any one opponent holds [FAQ].
-    others = [2 for _ in draft.rivals()] if draft.solo else [action.other]
+    others = [action.other] if corner_asks_other(draft.setup) else [2 for _ in draft.rivals()]
     gained = 0
     if action.own >= 2:
         gained += 1
@@ -164,34 +194,61 @@ def corner_the_market(draft: Draft, action: CornerTheMarket) -> None:
 BUYABLE = ("imperium", "reserve")
 
 
-def acquire(draft: Draft, action: Acquire) -> None:
-    """Record a bought card; its Acquire effects the app tracks (VP, Influence) apply at
-    once: The Spice Must Flow's VP is kept even if the card is later trashed [FAQ]."""
-    if action.house not in draft.houses or not draft.houses[action.house].is_human:
-        raise IllegalAction(N_("Only a player at the table buys cards."))
+def buyable(draft: Draft, card_id: str) -> bool:
+    """A card of this game's Imperium Row or Reserve, which players buy."""
+    card = draft.catalog.cards.get(card_id)
+    return card is not None and card.kind in BUYABLE and card.set in draft.setup.sets
+
+
+def may_buy(draft: Draft, house_id: str) -> bool:
+    """Players buy cards, at any time the table records it; Rivals' cards are not tracked."""
+    house = draft.houses.get(house_id)
+    return house is not None and house.is_human
+
+
+def acquire_problem(draft: Draft, action: Acquire) -> Message | None:
+    """Why this purchase can't be recorded now, or None (a purchase that would take a house
+    below 0 VP is refused when applied)."""
+    if not may_buy(draft, action.house):
+        return Message(N_("Only a player at the table buys cards."))
     card = draft.catalog.cards.get(action.card)
-    if card is None or card.kind not in BUYABLE or card.set not in draft.setup.sets:
-        raise IllegalAction(N_("That card can't be bought in this game."))
+    if card is None or not buyable(draft, action.card):
+        return Message(N_("That card can't be bought in this game."))
     if not isinstance(action.copy, int) or not 1 <= action.copy <= card.copies:
-        raise IllegalAction(N_("%(card)s has copies 1 to %(n)s."), card=card.name, n=card.copies)
-    owner = next(
-        (x for x in draft.acquisitions if x.card == action.card and x.copy == action.copy), None
-    )
+        return Message(N_("%(card)s has copies 1 to %(n)s."), card=card.name, n=card.copies)
+    owner = _owner(draft, action)
     if owner is not None and owner.house == action.house:
-        raise IllegalAction(
+        return Message(
             N_("%(house)s already has this %(card)s."),
             house=draft.houses[action.house].name,
             card=card.name,
         )
     if owner is not None and not action.move:
-        raise IllegalAction(
+        return Message(
             N_("This %(card)s (copy %(copy)s) belongs to %(house)s: confirm to move it."),
             card=card.name,
             copy=action.copy,
             house=draft.houses[owner.house].name,
         )
     if draft.prompt is not None and card.acquire_influence:
-        raise IllegalAction(N_("First answer the question on screen."))
+        return Message(N_("First answer the question on screen."))
+    return None
+
+
+def _owner(draft: Draft, action: Acquire) -> Acquisition | None:
+    return next(
+        (x for x in draft.acquisitions if x.card == action.card and x.copy == action.copy), None
+    )
+
+
+def acquire(draft: Draft, action: Acquire) -> None:
+    """Record a bought card; its Acquire effects the app tracks (VP, Influence) apply at
+    once: The Spice Must Flow's VP is kept even if the card is later trashed [FAQ]."""
+    problem = acquire_problem(draft, action)
+    if problem is not None:
+        raise IllegalAction(problem)
+    card = draft.catalog.cards[action.card]
+    owner = _owner(draft, action)
     if owner is not None:
         # A moved copy was recorded for the wrong player: take its effects back.
         draft.acquisitions.remove(owner)

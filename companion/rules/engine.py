@@ -15,7 +15,7 @@ Rules are cited as: [RB p.N] base rulebook, [FAQ] Errata & FAQ 2022-02-14, and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from companion.rules import combat, hagal, influence, ix, phases
 from companion.rules.actions import (
@@ -38,15 +38,31 @@ from companion.rules.catalog import Catalog
 from companion.rules.combat import strengths
 from companion.rules.corrections import (
     acquire,
+    acquire_problem,
     adjust,
+    adjust_problem,
+    buyable,
+    corner_asks_other,
+    corner_problem,
     corner_the_market,
+    may_buy,
     set_control,
     set_tiebreak,
 )
 from companion.rules.draft import Draft
 from companion.rules.hagal import convert_rivals, hagal_cards
-from companion.rules.i18n import N_
-from companion.rules.players import answer, ix_icon, place_agent, reveal, space_problem, voice
+from companion.rules.i18n import N_, Message
+from companion.rules.players import (
+    answer,
+    choose_problem,
+    ix_icon,
+    ix_problem,
+    place_agent,
+    reveal,
+    space_problem,
+    turn_problem,
+    voice,
+)
 from companion.rules.setup import (
     DIFFICULTY,
     check_setup,
@@ -55,12 +71,19 @@ from companion.rules.setup import (
     starting_houses,
     swordmaster_round,
 )
-from companion.rules.state import GameState, Setup, Task, VpEntry
+from companion.rules.state import UNKNOWN_TILE, GameState, Setup, Task, VpEntry
 
 __all__ = [
     "DIFFICULTY",
+    "action_problem",
+    "action_problems",
     "apply",
+    "buyers",
+    "card_buyable",
+    "corner_asks_other",
+    "corner_players",
     "hagal_cards",
+    "ix_icons",
     "legal_actions",
     "mentat_cost",
     "new_game",
@@ -132,24 +155,89 @@ def replay(state: GameState, actions: Iterable[Action]) -> GameState:
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """The flow actions allowed now (answers, placements, reveal); corrections not listed."""
+    """The actions the table may take now, each one `apply` accepts: the answers to the
+    question on screen; else the acting player's Agent placements and Reveal turn, then
+    every player's Rise of Ix icons (Freighter, dreadnoughts, a Negotiator, buying a
+    face-up Tech tile, trashing an owned one) [IX pp.4-6].
+
+    Not listed, as they carry what only the table knows (a count, the card bought):
+    corrections, tie-breaks, bought cards (who may buy: `buyers`) and Corner the Market
+    (who may play it: `corner_players`); `action_problem` says why any action is refused.
+    """
     p = state.prompt
     if p is not None:
         if p.number:
             return [Choose(str(v)) for v in range(p.minimum, p.maximum + 1)]
         return [Choose(o) for o in p.options]
+    draft = Draft(state)
+    out: list[Action] = []
     if state.phase == "agents" and state.turn is not None:
         house = state.house(state.turn)
         if house.is_human:
-            draft = Draft(state)
-            out: list[Action] = [
+            out.extend(
                 PlaceAgent(house.id, sid)
                 for sid in draft.board()
                 if space_problem(draft, house.id, sid) is None
-            ]
+            )
             out.append(Reveal(house.id))
-            return out
-    return []
+    if state.ix:
+        for human in state.humans:
+            out.extend(a for a in ix_icons(state, human.id) if ix_problem(draft, a) is None)
+    return out
+
+
+def ix_icons(state: GameState, house_id: str) -> list[Freighter | Dreadnought | Tech]:
+    """Every Rise of Ix icon a player might use now, allowed or not [IX pp.4-6]: ask
+    `action_problem` which are allowed."""
+    house = state.house(house_id)
+    return [
+        Freighter(house_id, "advance"),
+        Freighter(house_id, "recall"),
+        Dreadnought(house_id, "commission"),
+        Dreadnought(house_id, "deploy"),
+        Tech(house_id, "negotiator"),
+        *(Tech(house_id, "acquire", s[0]) for s in state.tech_stacks if s and s[0] != UNKNOWN_TILE),
+        *(Tech(house_id, "trash", t) for t in house.tech),
+    ]
+
+
+def action_problem(state: GameState, action: Action) -> str | None:
+    """Why `apply` would refuse this action now, in words for the players (a translatable
+    Message), or None when it is allowed. For the screens' greyed buttons: a placement,
+    a Reveal, an answer, a Rise of Ix icon, a bought card, Corner the Market or a
+    correction. (A correction or purchase that would take a house below 0 VP is refused
+    only when applied.)"""
+    return action_problems(state, [action])[0]
+
+
+def action_problems(state: GameState, actions: Sequence[Action]) -> list[str | None]:
+    """`action_problem` for each action, with one copy of the state (a screen asks about
+    all its buttons at once)."""
+    draft = Draft(state)
+    return [_problem(draft, action) for action in actions]
+
+
+def _problem(draft: Draft, action: Action) -> str | None:
+    match action:
+        case PlaceAgent(house=house, space=space, infiltrate=infiltrate):
+            return turn_problem(draft, house) or space_problem(draft, house, space, infiltrate)
+        case Reveal(house=house):
+            return turn_problem(draft, house)
+        case Choose(option=option):
+            return choose_problem(draft, option)
+        case Freighter() | Dreadnought() | Tech():
+            return ix_problem(draft, action)
+        case Acquire():
+            return acquire_problem(draft, action)
+        case CornerTheMarket():
+            return corner_problem(draft, action)
+        case Adjust():
+            return adjust_problem(draft, action)
+    try:  # the others are checked as they apply: try it on a copy of the draft
+        _apply(Draft(draft.freeze()), action)
+    except IllegalAction as refused:
+        return Message(refused.message, **refused.values)
+    return None
 
 
 def space_problems(
@@ -159,6 +247,28 @@ def space_problems(
     Infiltration if `infiltrate`), or None."""
     draft = Draft(state)
     return {sid: space_problem(draft, house_id, sid, infiltrate) for sid in draft.board()}
+
+
+def buyers(state: GameState) -> tuple[str, ...]:
+    """The houses that may record a bought card now: the players (Rivals' cards are not
+    tracked). Which card and copy: `action_problem` of the Acquire."""
+    draft = Draft(state)
+    return tuple(h.id for h in state.houses if may_buy(draft, h.id))
+
+
+def card_buyable(state: GameState, card_id: str) -> bool:
+    """Whether players buy this card in this game (an Imperium Row or Reserve card of its
+    sets)."""
+    return buyable(Draft(state), card_id)
+
+
+def corner_players(state: GameState) -> tuple[str, ...]:
+    """The players who may play Corner the Market now: at the end, until it is played
+    [RB p.12, p.20]."""
+    draft = Draft(state)
+    return tuple(
+        h.id for h in state.humans if corner_problem(draft, CornerTheMarket(h.id, 0)) is None
+    )
 
 
 # -- action handling ---------------------------------------------------------------------

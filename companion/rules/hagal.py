@@ -126,27 +126,33 @@ def card_tasks(draft: Draft, house_id: str, card: HagalCardDef, space: SpaceDef)
     if draft.solo and draft.house(house_id).ready("training_drones"):
         tasks.append(Task("training_drones", house_id))  # first chance each round [IX p.9]
     if influence is not None:
-        tasks.append(Task("influence", house_id, influence, 1))
+        tasks.append(Task("influence", house_id, faction=influence, amount=1))
     if card.troops:
-        tasks.append(Task("recruit", house_id, "", card.troops))
+        tasks.append(Task("recruit", house_id, amount=card.troops))
     if card.dreadnought:
         tasks.append(Task("commission", house_id))
     if card.acquire_tech and draft.solo:  # House Hagal ignores Tech tiles [IX p.9]
-        fallback = "negotiate" if card.negotiator else ""
-        tasks.append(Task("acquire_tech", house_id, fallback, card.tech_discount))
+        tasks.append(
+            Task(
+                "acquire_tech",
+                house_id,
+                discount=card.tech_discount,
+                or_negotiator=bool(card.negotiator),
+            )
+        )
     tasks.extend(Task("freighter", house_id) for _ in range(freighter))
     if card.signet and draft.solo:  # Signet icons do nothing in two-player [HAGAL §4]
         tasks.append(Task("signet", house_id))
     if card.harvest:
-        tasks.append(Task("harvest", house_id, space.id))
+        tasks.append(Task("harvest", house_id, space=space.id))
     if space.combat:
         if draft.solo:
             tasks.append(Task("flagship", house_id))
         # Any Agent on a Combat space deploys this turn's recruits and up to 2 garrison
         # units, even if the card recruited none [RB p.19; FAQ troops; IX p.8].
-        tasks.append(Task("deploy", house_id, "", 2))
+        tasks.append(Task("deploy", house_id, amount=2))
     if space.control_bonus is not None:
-        tasks.append(Task("control_bonus", house_id, space.id))
+        tasks.append(Task("control_bonus", house_id, space=space.id))
     return tasks
 
 
@@ -225,7 +231,7 @@ def signet(draft: Draft, house_id: str) -> None:
         draft.put(house_id, solari=house.solari - 1, intrigue=house.intrigue + 1)
     elif kind == "rabban_brutality":
         troops = 2 if any(holder == house_id for holder in draft.alliances.values()) else 1
-        draft.queue.insert(0, Task("recruit", house_id, "", troops))
+        draft.queue.insert(0, Task("recruit", house_id, amount=troops))
     elif kind == "leto_diplomacy":
         # Pay 1 spice: +1 Influence where an opponent has more, choosing the least.
         others = [h for h in draft.houses.values() if h.id != house_id]
@@ -238,10 +244,12 @@ def signet(draft: Draft, house_id: str) -> None:
             draft.emit("signet", house_id, leader=house.leader, done=False)
             return
         draft.put(house_id, spice=house.spice - 1)
-        draft.queue.insert(0, Task("choose_influence", house_id, "1", 1, eligible))
+        draft.queue.insert(
+            0, Task("choose_influence", house_id, amount=1, picks=1, options=eligible)
+        )
     elif kind == "rhombur_tech":
         # Acquire Tech if he can, else the Tech Negotiation icon [IX p.8].
-        draft.queue.insert(0, Task("acquire_tech", house_id, "negotiate", 0))
+        draft.queue.insert(0, Task("acquire_tech", house_id, or_negotiator=True))
     elif kind == "hundro_freighter":
         # Always spends 1 spice, if he has it, for the Freighter icon [IX p.8].
         if house.spice < 1:
@@ -308,12 +316,7 @@ def _draw(draft: Draft, task: Task) -> str | None:
     if draft.setup.options.physical_hagal:
         answer = task.answer
         if answer is None:
-            draft.ask(
-                "hagal_card",
-                task.house,
-                Task(task.kind, task.house, task.ref, task.n, task.choices),
-                sorted(set(draft.hagal_deck)),
-            )
+            draft.ask("hagal_card", task.house, task, sorted(set(draft.hagal_deck)))
             return None
         draft.hagal_deck.remove(answer)
         return answer
@@ -339,7 +342,7 @@ def _reveal(draft: Draft, task: Task, again: Task) -> HagalCardDef | None:
 
 def _take_rival_turn(draft: Draft, task: Task) -> None:
     """A Rival's Agent turn: reveal cards until one sends it to a space [RB p.19-20]."""
-    again = Task("rival_turn", task.house, "", task.n + 1)
+    again = Task("rival_turn", task.house, amount=task.amount + 1)
     card = _reveal(draft, task, again)
     if card is None:
         return
@@ -348,7 +351,7 @@ def _take_rival_turn(draft: Draft, task: Task) -> None:
     if space is None:
         draft.emit("hagal_skip", task.house, card=card_id, reason=why)
         cards = len(draft.hagal_deck) + len(draft.hagal_discard)  # every House Hagal card
-        if task.n + 1 >= 2 * cards:
+        if task.amount + 1 >= 2 * cards:
             # Not in the rules: every card was tried twice and all spaces are blocked.
             draft.put(task.house, passed=True)
             draft.emit("rival_blocked", task.house)
@@ -369,14 +372,14 @@ def _take_rival_turn(draft: Draft, task: Task) -> None:
 
 
 def _recruit(draft: Draft, task: Task) -> None:
-    """Recruit up to task.n troops from supply to the garrison (players keep their own)."""
+    """Recruit up to task.amount troops from supply to the garrison (players keep their own)."""
     house = draft.house(task.house)
-    n = min(task.n, house.supply)
+    n = min(task.amount, house.supply)
     if n:
         draft.put(task.house, garrison=house.garrison + n)
         draft.recruited += n
-    source = {"source": task.ref} if task.ref else {}  # "shipping" for the Shipping track
-    draft.emit("recruit", task.house, troops=n, wanted=task.n, **source)
+    source = {"source": task.via} if task.via else {}  # "shipping" for the Shipping track
+    draft.emit("recruit", task.house, troops=n, wanted=task.amount, **source)
 
 
 def _deploy(draft: Draft, task: Task) -> None:
@@ -386,8 +389,8 @@ def _deploy(draft: Draft, task: Task) -> None:
     the garrison, so they count against the 2 (as in the Spice Flow mod, HAGAL §6).
     """
     house = draft.house(task.house)
-    dreadnoughts = min(house.dn_garrison, task.n)
-    troops = min(house.garrison, draft.recruited + task.n - dreadnoughts)
+    dreadnoughts = min(house.dn_garrison, task.amount)
+    troops = min(house.garrison, draft.recruited + task.amount - dreadnoughts)
     count = troops + dreadnoughts
     if count <= 0:
         return
@@ -443,13 +446,13 @@ def _use_signet(draft: Draft, task: Task) -> None:
 
 def _harvest_spice(draft: Draft, task: Task) -> None:
     """Rival Harvest Spice: solo gains base + bonus [RB p.20]; 2P returns bonus [RB p.19]."""
-    space = draft.board()[task.ref]
-    bonus = draft.bonus_spice.get(task.ref, 0)
-    draft.bonus_spice[task.ref] = 0
+    space = draft.board()[task.space]
+    bonus = draft.bonus_spice.get(task.space, 0)
+    draft.bonus_spice[task.space] = 0
     gained = space.base_spice + bonus if draft.solo else 0
     if gained:
         draft.put(task.house, spice=draft.house(task.house).spice + gained)
-    draft.emit("rival_harvest", task.house, space=task.ref, spice=gained, bonus=bonus)
+    draft.emit("rival_harvest", task.house, space=task.space, spice=gained, bonus=bonus)
 
 
 def _queue_swords(draft: Draft, task: Task) -> None:
@@ -471,20 +474,20 @@ def _queue_swords(draft: Draft, task: Task) -> None:
             ruling = "ruling_dreadnought_no_swords" if need_troops else "ruling_dreadnought_swords"
             draft.emit(ruling, hid)
         if house.troops > 0 or (house.units > 0 and not need_troops):
-            tasks.append(Task("swords", hid, "", 2 if brutal else 1))
+            tasks.append(Task("swords", hid, amount=2 if brutal else 1))
     draft.queue[0:0] = tasks
 
 
 def _reveal_swords(draft: Draft, task: Task) -> None:
     """A Rival's combat bonus: the swords of a revealed House Hagal card [RB p.19]."""
-    card = _reveal(draft, task, Task("swords", task.house, "", task.n))
+    card = _reveal(draft, task, Task("swords", task.house, amount=task.amount))
     if card is None:
         return
     card_id = card.id
     draft.put(task.house, swords=draft.house(task.house).swords + card.swords)
     draft.emit("swords", task.house, card=card_id, swords=card.swords)
-    if task.n > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
-        draft.queue.insert(0, Task("swords", task.house, "", task.n - 1))
+    if task.amount > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
+        draft.queue.insert(0, Task("swords", task.house, amount=task.amount - 1))
 
 
 def convert_rivals(draft: Draft) -> None:

@@ -14,13 +14,13 @@ from companion.rules.state import (
 def _gain_influence(draft: Draft, task: Task) -> None:
     """Gain Influence on one Faction track, up to the top [RB p.7]."""
     house = draft.house(task.house)
-    new = min(MAX_INFLUENCE, house.inf(task.ref) + task.n)
-    set_influence(draft, task.house, task.ref, new)
+    new = min(MAX_INFLUENCE, house.inf(task.faction) + task.amount)
+    set_influence(draft, task.house, task.faction, new)
 
 
 def _choose_influence(draft: Draft, task: Task) -> None:
-    """Gain task.n Influence in a chosen Faction; repeat for int(task.ref) different Factions."""
-    options = task.choices
+    """Gain task.amount Influence in a chosen Faction; repeat for task.picks different Factions."""
+    options = task.options
     answer = task.answer
     if answer is None:
         house = draft.house(task.house)
@@ -31,21 +31,29 @@ def _choose_influence(draft: Draft, task: Task) -> None:
         if answer is None:
             return
     house = draft.house(task.house)
-    draft.emit("influence_choice", task.house, faction=answer, amount=task.n)
-    set_influence(draft, task.house, answer, min(MAX_INFLUENCE, house.inf(answer) + task.n))
-    remaining = int(task.ref) - 1
-    if remaining > 0:
+    draft.emit("influence_choice", task.house, faction=answer, amount=task.amount)
+    set_influence(draft, task.house, answer, min(MAX_INFLUENCE, house.inf(answer) + task.amount))
+    if task.picks > 1:
         rest = tuple(o for o in options if o != answer)
-        draft.queue.insert(0, Task("choose_influence", task.house, str(remaining), task.n, rest))
+        draft.queue.insert(
+            0,
+            Task(
+                "choose_influence",
+                task.house,
+                amount=task.amount,
+                picks=task.picks - 1,
+                options=rest,
+            ),
+        )
 
 
 def _choose_alliance_taker(draft: Draft, task: Task) -> None:
     """Several tied players could take a dropped Alliance: the loser chooses [FAQ Alliance]."""
     answer = task.answer
     if answer is None:
-        draft.ask("alliance", task.house, task, task.choices)
+        draft.ask("alliance", task.house, task, task.options)
         return
-    _move_alliance(draft, task.ref, answer)
+    _move_alliance(draft, task.faction, answer)
 
 
 def set_influence(draft: Draft, hid: str, faction: str, new: int) -> None:
@@ -86,7 +94,7 @@ def set_influence(draft: Draft, hid: str, faction: str, new: int) -> None:
         if len(takers) == 1:
             _move_alliance(draft, faction, takers[0])
         elif takers:
-            draft.queue.insert(0, Task("alliance", hid, faction, 0, tuple(takers)))
+            draft.queue.insert(0, Task("alliance", hid, faction=faction, options=tuple(takers)))
         elif new <= 3:
             _move_alliance(draft, faction, None)
 
@@ -105,8 +113,8 @@ def _move_alliance(draft: Draft, faction: str, to: str | None) -> None:
 
 def _give_control_bonus(draft: Draft, task: Task) -> None:
     """The controller gets the bonus whenever anyone sends an Agent there [RB p.9, p.20]."""
-    holder = draft.controller(task.ref)  # a dreadnought on the flag takes the bonus [IX p.6]
-    bonus = draft.board()[task.ref].control_bonus
+    holder = draft.controller(task.space)  # a dreadnought on the flag takes the bonus [IX p.6]
+    bonus = draft.board()[task.space].control_bonus
     if holder is None or bonus is None or not draft.scores(holder):
         return
     if not draft.house(holder).is_human:
@@ -118,7 +126,7 @@ def _give_control_bonus(draft: Draft, task: Task) -> None:
     draft.emit(
         "control_bonus",
         holder,
-        space=task.ref,
+        space=task.space,
         visitor=task.house,
         solari=bonus.solari,
         spice=bonus.spice,

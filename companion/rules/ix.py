@@ -32,7 +32,7 @@ def setup_tech(draft: Draft) -> None:
     else:
         draft.random().shuffle(tiles)
         draft.tech_stacks = [tiles[i * size : (i + 1) * size] for i in range(STACKS)]
-    draft.queue.extend(Task("tech_reveal", "", str(k)) for k in range(STACKS))
+    draft.queue.extend(Task("tech_reveal", stack=k) for k in range(STACKS))
     if draft.solo:
         draft.queue.append(Task("tech_marked"))
 
@@ -54,7 +54,7 @@ def unseen(draft: Draft) -> list[str]:
 
 def _reveal_tech(draft: Draft, task: Task) -> None:
     """Turn the next tile of a stack face up; with physical tiles the table says which."""
-    stack = draft.tech_stacks[int(task.ref)]
+    stack = draft.tech_stacks[task.stack]
     if not stack:
         return
     if stack[0] == UNKNOWN_TILE:
@@ -67,7 +67,7 @@ def _reveal_tech(draft: Draft, task: Task) -> None:
             draft.ask("tech_tile", asker, task, unseen(draft))
             return
         stack[0] = answer
-    draft.emit("tech_up", None, tile=stack[0], stack=int(task.ref) + 1)
+    draft.emit("tech_up", None, tile=stack[0], stack=task.stack + 1)
 
 
 def _show_marked_tile(draft: Draft, task: Task) -> None:
@@ -80,7 +80,7 @@ def _show_marked_tile(draft: Draft, task: Task) -> None:
     tile = draft.tech_stacks[k].pop(0)
     draft.tech_trash.append(tile)
     draft.emit("tech_trash_unmarked", None, tile=tile, stack=k + 1)
-    draft.queue[0:0] = [Task("tech_reveal", "", str(k)), Task("tech_marked")]
+    draft.queue[0:0] = [Task("tech_reveal", stack=k), Task("tech_marked")]
 
 
 def take_tile(draft: Draft, house_id: str, stack: int) -> None:
@@ -89,30 +89,30 @@ def take_tile(draft: Draft, house_id: str, stack: int) -> None:
     house = draft.house(house_id)
     draft.put(house_id, tech=(*house.tech, tile))
     draft.emit("tech", house_id, tile=tile, stack=stack + 1)
-    tasks = [Task("tech_reward", house_id, tile)]
+    tasks = [Task("tech_reward", house_id, tile=tile)]
     if not house.is_human and tile == "training_drones":
         tasks.append(Task("training_drones", house_id))  # flips at once [IX p.9]
-    tasks.append(Task("tech_reveal", "", str(stack)))
+    tasks.append(Task("tech_reveal", stack=stack))
     if draft.solo:
         tasks.append(Task("tech_marked"))
     draft.queue[0:0] = tasks
 
 
 def _acquire_tech(draft: Draft, task: Task) -> None:
-    """Acquire Tech with a discount of task.n spice [IX p.4]. A Rival buys the most expensive
-    marked tile it can afford, helped by its Negotiators; with ref "negotiate" it places a
-    Negotiator instead when it can't [IX p.9]. A player picks the tile they bought."""
+    """Acquire Tech with a discount of task.discount spice [IX p.4]. A Rival buys the most
+    expensive marked tile it can afford, helped by its Negotiators; with `or_negotiator` it
+    places a Negotiator instead when it can't [IX p.9]. A player picks the tile they bought."""
     house = draft.house(task.house)
     if not house.is_human:
         if not draft.solo:
             return  # House Hagal ignores Tech tiles completely [IX p.9]
-        pick = hagal.tech_choice(draft, task.house, task.n)
+        pick = hagal.tech_choice(draft, task.house, task.discount)
         if pick is not None:
             k, used, pay = pick
             draft.put(task.house, spice=house.spice - pay, negotiators=house.negotiators - used)
-            draft.emit("tech_paid", task.house, spice=pay, negotiators=used, discount=task.n)
+            draft.emit("tech_paid", task.house, spice=pay, negotiators=used, discount=task.discount)
             take_tile(draft, task.house, k)
-        elif task.ref == "negotiate":
+        elif task.or_negotiator:
             _place_negotiator(draft, task.house)
         else:
             draft.emit("tech_none", task.house)
@@ -171,7 +171,7 @@ def _tech_negotiation(draft: Draft, task: Task) -> None:
         draft.ask("tech_negotiation", task.house, task, ["tech", "negotiator", SKIP])
         return
     if answer == "tech":
-        draft.queue.insert(0, Task("acquire_tech", task.house, "", 1))
+        draft.queue.insert(0, Task("acquire_tech", task.house, discount=1))
     elif answer == "negotiator":
         _place_negotiator(draft, task.house)
 
@@ -183,7 +183,7 @@ def _flip_training_drones(draft: Draft, task: Task) -> None:
         return
     draft.put(task.house, flipped=(*house.flipped, "training_drones"))
     draft.emit("tech_flip", task.house, tile="training_drones")
-    draft.queue.insert(0, Task("recruit", task.house, "", 1))
+    draft.queue.insert(0, Task("recruit", task.house, amount=1))
 
 
 def _flip_flagship(draft: Draft, task: Task) -> None:
@@ -194,7 +194,7 @@ def _flip_flagship(draft: Draft, task: Task) -> None:
         return
     draft.put(task.house, solari=house.solari - 4, flipped=(*house.flipped, "flagship"))
     draft.emit("tech_flip", task.house, tile="flagship")
-    draft.queue.insert(0, Task("recruit", task.house, "", 3))
+    draft.queue.insert(0, Task("recruit", task.house, amount=3))
 
 
 # -- the Shipping Track ----------------------------------------------------------------------
@@ -242,10 +242,10 @@ def recall(draft: Draft, house_id: str) -> None:
     if step >= 1:
         tasks.append(Task("shipping_first", house_id))
     if step >= 2:
-        tasks.append(Task("ship_troops", house_id, "", 2))
-        tasks.append(Task("choose_influence", house_id, "1", 1, FACTIONS))
+        tasks.append(Task("ship_troops", house_id, amount=2))
+        tasks.append(Task("choose_influence", house_id, amount=1, picks=1, options=FACTIONS))
     if step >= 3:
-        tasks.append(Task("acquire_tech", house_id, "", 2))
+        tasks.append(Task("acquire_tech", house_id, discount=2))
     draft.queue[0:0] = tasks
 
 
@@ -283,15 +283,15 @@ def _ship_troops(draft: Draft, task: Task) -> None:
     Expert deployment is in use: then that rule decides [IX p.9]."""
     house = draft.house(task.house)
     transports = house.owns("troop_transports")
-    n = task.n + 1 if transports else task.n
+    n = task.amount + 1 if transports else task.amount
     if house.is_human:
         draft.emit("take", task.house, troops=n)
         if transports:
             draft.emit("transports_player", task.house, troops=n)
         return
-    draft.queue[0:0] = [Task("recruit", task.house, "shipping", n)]
+    draft.queue[0:0] = [Task("recruit", task.house, amount=n, via="shipping")]
     if transports:
-        draft.queue.insert(1, Task("transports", task.house, "", n))
+        draft.queue.insert(1, Task("transports", task.house, amount=n))
 
 
 def _deploy_transported(draft: Draft, task: Task) -> None:
@@ -299,7 +299,7 @@ def _deploy_transported(draft: Draft, task: Task) -> None:
     Conflict, or, with Expert deployment, unless it leads by 4+ in a Conflict I or II
     [IX p.9; FAQ Solo Play]."""
     house = draft.house(task.house)
-    n = min(task.n, draft.recruited, house.garrison)
+    n = min(task.amount, draft.recruited, house.garrison)
     if n <= 0:
         return
     if hagal.expert(draft) and draft.conflict_level < 3 and hagal.expert_holds(draft, task, n):
@@ -346,7 +346,7 @@ def _dreadnoughts_after_combat(draft: Draft, task: Task) -> None:
     for hid, house in list(draft.houses.items()):
         if not house.dn_conflict:
             continue
-        if hid == task.ref and _takes_control(draft, hid):
+        if hid == task.house and _takes_control(draft, hid):
             tasks.append(Task("post", hid))
         else:
             draft.put(hid, dn_garrison=house.dn_garrison + house.dn_conflict, dn_conflict=0)
@@ -418,8 +418,8 @@ def _buy_offer(draft: Draft, task: Task) -> None:
     """A reward's purchase (Economic Supremacy): a Rival buys when it can pay; a player
     says whether they bought [IX conflicts; RB p.20 "if they have the resources"]."""
     assert draft.conflict is not None
-    reward = getattr(draft.catalog.conflicts[draft.conflict], task.ref)
-    offer: Offer = reward.offers[task.n]
+    reward = getattr(draft.catalog.conflicts[draft.conflict], task.place)
+    offer: Offer = reward.offers[task.offer]
     house = draft.house(task.house)
     if house.is_human:
         answer = task.answer

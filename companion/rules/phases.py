@@ -77,12 +77,12 @@ def _end_turn(draft: Draft, task: Task) -> None:
     """After a turn, hand the turn on [RB p.8]."""
     # Two players: House Hagal acts after each Agent turn of the First Player, while it
     # has an Agent left [RB p.19].
-    if draft.setup.mode == "2p" and task.house == draft.first and task.ref == "agent":
+    if draft.setup.mode == "2p" and task.house == draft.first and task.via == "agent":
         hid = "hagal"
         if draft.house(hid).agents_left > 0 and not draft.house(hid).passed:
             draft.turn = hid
             draft.recruited = 0
-            draft.queue.insert(0, Task("next_turn", hid, "hagal"))
+            draft.queue.insert(0, Task("next_turn", hid, via="hagal"))
             draft.queue.insert(0, Task("rival_turn", hid))
             return
     after = draft.first if task.house == "hagal" else task.house
@@ -110,7 +110,7 @@ def _next_turn(draft: Draft, after: str | None) -> None:
                     del draft.voice[space]  # The Voice lasts until its owner's next turn
             if not draft.house(hid).is_human:
                 draft.recruited = 0
-                draft.queue.insert(0, Task("next_turn", hid, "rival"))
+                draft.queue.insert(0, Task("next_turn", hid, via="rival"))
                 draft.queue.insert(0, Task("rival_turn", hid))
             return
     draft.turn = None

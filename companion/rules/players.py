@@ -15,25 +15,34 @@ from companion.rules.draft import Draft
 from companion.rules.i18n import N_, Message
 from companion.rules.state import (
     TRACK_TOP,
+    UNKNOWN_TILE,
     Task,
 )
 
 
-def _own_turn(draft: Draft, house: str) -> None:
-    """Raise IllegalAction unless it is this player's turn to act in Phase 2."""
+def turn_problem(draft: Draft, house: str) -> Message | None:
+    """Why this player can't take an Agent or Reveal turn now [RB p.8], or None."""
     if house not in draft.houses or not draft.houses[house].is_human:
-        raise IllegalAction(N_("Only a player at the table can take this turn."))
+        return Message(N_("Only a player at the table can take this turn."))
     if draft.prompt is not None:
-        raise IllegalAction(N_("First answer the question on screen."))
+        return Message(N_("First answer the question on screen."))
     if draft.phase != "agents":
-        raise IllegalAction(N_("Agent and Reveal turns are taken in Phase 2 only."))
+        return Message(N_("Agent and Reveal turns are taken in Phase 2 only."))
     if draft.turn != house:
         who = draft.houses[draft.turn].name if draft.turn else "nobody"
-        raise IllegalAction(
+        return Message(
             N_("It is not %(house)s's turn (now: %(who)s)."),
             house=draft.houses[house].name,
             who=who,
         )
+    return None
+
+
+def _own_turn(draft: Draft, house: str) -> None:
+    """Raise IllegalAction unless it is this player's turn to act in Phase 2."""
+    problem = turn_problem(draft, house)
+    if problem is not None:
+        raise IllegalAction(problem)
 
 
 def space_problem(
@@ -106,7 +115,7 @@ def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = F
         draft.emit("agent", house_id, space=space_id)
     if space.faction is not None:
         # Sending an Agent to a Faction space gives 1 Influence there [RB p.7].
-        draft.queue.append(Task("influence", house_id, space.faction, 1))
+        draft.queue.append(Task("influence", house_id, faction=space.faction, amount=1))
     if space.maker:
         bonus = draft.bonus_spice.get(space_id, 0)
         draft.bonus_spice[space_id] = 0
@@ -134,11 +143,11 @@ def place_agent(draft: Draft, house_id: str, space_id: str, infiltrate: bool = F
         if space.ix_choose_one:
             draft.queue.append(Task("tech_negotiation", house_id))
         elif space.acquire_tech:
-            draft.queue.append(Task("acquire_tech", house_id, "", space.tech_discount))
+            draft.queue.append(Task("acquire_tech", house_id, discount=space.tech_discount))
         draft.queue.extend(Task("freighter", house_id) for _ in range(space.freighter))
     if space.control_bonus is not None:
-        draft.queue.append(Task("control_bonus", house_id, space_id))
-    draft.queue.append(Task("next_turn", house_id, "agent"))
+        draft.queue.append(Task("control_bonus", house_id, space=space_id))
+    draft.queue.append(Task("next_turn", house_id, via="agent"))
 
 
 def reveal(draft: Draft, house_id: str) -> None:
@@ -152,7 +161,7 @@ def reveal(draft: Draft, house_id: str) -> None:
         rng = draft.random()
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         draft.emit("churn", house_id, dice=dice, positions=sorted({d for d in dice if d <= 5}))
-    draft.queue.append(Task("next_turn", house_id, "reveal"))
+    draft.queue.append(Task("next_turn", house_id, via="reveal"))
 
 
 def voice(draft: Draft, house_id: str, space_id: str) -> None:
@@ -167,81 +176,107 @@ def voice(draft: Draft, house_id: str, space_id: str) -> None:
     draft.emit("voice", house_id, space=space_id)
 
 
-def ix_icon(draft: Draft, action: Freighter | Dreadnought | Tech) -> None:
-    """A Rise of Ix icon a player used from a card the app can't see [IX pp.4-6]."""
+def ix_problem(draft: Draft, action: Freighter | Dreadnought | Tech) -> Message | None:
+    """Why a player can't use this Rise of Ix icon now [IX pp.4-6], or None."""
     house = draft.houses.get(action.house)
     if house is None or not house.is_human:
-        raise IllegalAction(N_("Only a player at the table uses this."))
+        return Message(N_("Only a player at the table uses this."))
     if not draft.ix:
-        raise IllegalAction(N_("This comes with the Rise of Ix expansion."))
+        return Message(N_("This comes with the Rise of Ix expansion."))
     if draft.prompt is not None:
-        raise IllegalAction(N_("First answer the question on screen."))
+        return Message(N_("First answer the question on screen."))
     if draft.phase == "ended":
-        raise IllegalAction(N_("The game is over."))
+        return Message(N_("The game is over."))
     match action:
         case Freighter(op="advance"):
             if house.freighter >= TRACK_TOP:
-                raise IllegalAction(N_("The Freighter is on the top step: recall it."))
-            ix.advance(draft, action.house)
+                return Message(N_("The Freighter is on the top step: recall it."))
         case Freighter(op="recall"):
             if house.freighter == 0:
-                raise IllegalAction(N_("The Freighter is already at the bottom of the track."))
-            ix.recall(draft, action.house)
+                return Message(N_("The Freighter is already at the bottom of the track."))
         case Dreadnought(op="commission"):
             if house.dn_supply <= 0:
-                raise IllegalAction(N_("Both dreadnoughts are already commissioned."))
-            ix.commission(draft, action.house)
+                return Message(N_("Both dreadnoughts are already commissioned."))
         case Dreadnought(op="deploy"):
             if draft.phase != "agents":
-                raise IllegalAction(
+                return Message(
                     N_("Units are deployed on Agent turns (an Agent sent to a Combat space).")
                 )
             if house.dn_garrison <= 0:
-                raise IllegalAction(N_("No dreadnought in the garrison."))
+                return Message(N_("No dreadnought in the garrison."))
+        case Tech(op="acquire", tile=tile):
+            if tile == UNKNOWN_TILE or all(top != tile for _, top in ix.face_up(draft)):
+                return Message(N_("Choose a face-up Tech tile."))
+        case Tech(op="negotiator"):
+            if house.supply <= 0:
+                # A Negotiator is a troop from the supply [IX p.4].
+                return Message(N_("No troop left in your supply for a Negotiator."))
+        case Tech(op="trash", tile=tile):
+            if tile not in house.tech:
+                return Message(N_("You don't own that Tech tile."))
+        case _:
+            return Message(N_("Unknown choice."))
+    return None
+
+
+def ix_icon(draft: Draft, action: Freighter | Dreadnought | Tech) -> None:
+    """A Rise of Ix icon a player used from a card the app can't see [IX pp.4-6]."""
+    problem = ix_problem(draft, action)
+    if problem is not None:
+        raise IllegalAction(problem)
+    house = draft.house(action.house)
+    match action:
+        case Freighter(op="advance"):
+            ix.advance(draft, action.house)
+        case Freighter(op="recall"):
+            ix.recall(draft, action.house)
+        case Dreadnought(op="commission"):
+            ix.commission(draft, action.house)
+        case Dreadnought(op="deploy"):
             draft.put(
                 action.house, dn_garrison=house.dn_garrison - 1, dn_conflict=house.dn_conflict + 1
             )
             draft.emit("deploy", action.house, troops=0, dreadnoughts=1)
         case Tech(op="acquire", tile=tile):
-            stack = next((k for k, top in ix.face_up(draft) if top == tile), None)
-            if stack is None:
-                raise IllegalAction(N_("Choose a face-up Tech tile."))
+            stack = next(k for k, top in ix.face_up(draft) if top == tile)
             ix.player_takes(draft, action.house, stack)
         case Tech(op="negotiator"):
             draft.put(action.house, negotiators=house.negotiators + 1)
             draft.emit("negotiator", action.house, count=house.negotiators + 1)
         case Tech(op="trash", tile=tile):
-            if tile not in house.tech:
-                raise IllegalAction(N_("You don't own that Tech tile."))
             draft.put(action.house, tech=tuple(t for t in house.tech if t != tile))
             draft.tech_trash.append(tile)
             draft.emit("tech_trash", action.house, tile=tile)
             if tile == "spy_satellites":
                 # Pay 3 spice and trash it: +1 VP (Spy Satellites tile).
                 draft.gain_vp(action.house, 1, "tech", tile)
-        case _:
-            raise IllegalAction(N_("Unknown choice."))
 
 
-def answer(draft: Draft, option: str) -> None:
-    """The table answers the question on screen: the asking task resumes with the answer."""
+def choose_problem(draft: Draft, option: str) -> Message | None:
+    """Why this is not an answer to the question on screen, or None."""
     p = draft.prompt
     if p is None:
-        raise IllegalAction(N_("There is no question to answer now."))
+        return Message(N_("There is no question to answer now."))
     if p.number:
         try:
             value = int(option)
         except (TypeError, ValueError):
-            raise IllegalAction(N_("Enter a whole number.")) from None
+            return Message(N_("Enter a whole number."))
         if not p.minimum <= value <= p.maximum:
-            raise IllegalAction(
-                N_("Enter a number from %(lo)s to %(hi)s."), lo=p.minimum, hi=p.maximum
-            )
-        option = str(value)
+            return Message(N_("Enter a number from %(lo)s to %(hi)s."), lo=p.minimum, hi=p.maximum)
     elif option not in p.options:
-        raise IllegalAction(N_("That is not one of the choices."))
+        return Message(N_("That is not one of the choices."))
+    return None
+
+
+def answer(draft: Draft, option: str) -> None:
+    """The table answers the question on screen: the asking task resumes with the answer."""
+    problem = choose_problem(draft, option)
+    if problem is not None:
+        raise IllegalAction(problem)
+    p = draft.prompt
+    assert p is not None
+    if p.number:
+        option = str(int(option))
     draft.prompt = None
-    task = p.task
-    draft.queue.insert(
-        0, Task(task.kind, task.house, task.ref, task.n, (*task.options, "=" + option))
-    )
+    draft.queue.insert(0, p.task.answered(option))

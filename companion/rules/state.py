@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from companion.rules.catalog import FACTIONS, Catalog
 
@@ -233,27 +233,56 @@ class Entry:
     data: Mapping[str, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
-    """A unit of pending engine work; the queue lets a prompt pause and resume a turn."""
+class Task(NamedTuple):
+    """A unit of pending engine work; the queue lets a prompt pause and resume a turn.
+
+    A NamedTuple rather than a frozen dataclass: as immutable, hashable and compared by
+    value, and built several times faster with this many fields (a replay builds a few
+    hundred; `companion.sim` measures it).
+
+    Each field holds one thing whatever the kind; a kind fills the ones it needs and leaves
+    the others at their defaults:
+
+    - `house`: who acts (for "dreadnoughts", the Combat's winner, "" without one);
+    - `amount`: how many: troops to recruit or deploy, Influence to gain, swords cards
+      to reveal, House Hagal cards a Rival has revealed this turn;
+    - `discount`: spice off a Tech tile's price ("acquire_tech");
+    - `space`: a board space ("harvest", "control_bonus");
+    - `faction`: a Faction ("influence", "alliance");
+    - `place`: a Conflict reward's place, "first", "second" or "third" ("reward",
+      "choose_reward", "offer");
+    - `offer`: which purchase of that reward ("offer", an index);
+    - `tile`: a Tech tile ("tech_reward");
+    - `stack`: a Tech stack, by index ("tech_reveal");
+    - `picks`: how many different options are still to choose ("choose_influence",
+      "choose_reward");
+    - `via`: where the task comes from: the turn that ended for "next_turn" ("agent",
+      "reveal", "hagal", "rival"), "shipping" for a recruit of the Shipping track;
+    - `or_negotiator`: a Rival that can't buy a tile places a Negotiator instead
+      ("acquire_tech");
+    - `options`: what the task may choose among (Factions, houses, reward options);
+    - `answer`: the table's answer, on a task resumed after its question.
+    """
 
     kind: str
     house: str = ""
-    ref: str = ""
-    n: int = 0
+    amount: int = 0
+    discount: int = 0
+    space: str = ""
+    faction: str = ""
+    place: str = ""
+    offer: int = 0
+    tile: str = ""
+    stack: int = 0
+    picks: int = 0
+    via: str = ""
+    or_negotiator: bool = False
     options: tuple[str, ...] = ()
+    answer: str | None = None
 
-    @property
-    def answer(self) -> str | None:
-        """The table's answer carried by a resumed task, if any."""
-        if self.options and self.options[-1].startswith("="):
-            return self.options[-1][1:]
-        return None
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        """The task's options without the answer."""
-        return tuple(o for o in self.options if not o.startswith("="))
+    def answered(self, answer: str) -> Task:
+        """This task again, carrying the table's answer."""
+        return self._replace(answer=answer)
 
 
 @dataclass(frozen=True, slots=True)

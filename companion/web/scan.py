@@ -19,15 +19,16 @@ from companion import services
 from companion.cards.search import normalize
 from companion.db import db
 from companion.db.models import StickerRead, utc_now
-from companion.rules.actions import Acquire, IllegalAction
+from companion.rules.actions import Acquire, Action, IllegalAction
 from companion.rules.catalog import Catalog
+from companion.rules.engine import action_problems, buyers, card_buyable
 from companion.rules.state import GameState
 from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
 from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
 from companion.web import forms  # the same form parsing as the table screen
 from companion.web.htmx import error_answer, is_htmx
-from companion.web.language import card_text, refusal
+from companion.web.language import card_text, refusal, translated
 
 bp = Blueprint("scan", __name__)
 KINDS = (
@@ -303,32 +304,45 @@ class Offer:
     acquire: str
     owner: str | None
     buyable: bool
+    # One button per house the engine lets buy: id, name, colour, whether it moves the copy
+    # from its owner, and why the engine refuses it now (None: allowed).
+    buyers: tuple[tuple[str, str, str, bool, str | None], ...] = ()
 
 
 def default_buyer(state: GameState) -> str:
-    """The player whose Reveal turn it is (the last to reveal this round), else whose turn."""
+    """The player whose Reveal turn it is (the last to reveal this round), else whose turn,
+    else the first who may buy."""
+    may_buy = buyers(state)
     for entry in reversed(state.log):
         if entry.round != state.round:
             break
-        if entry.kind == "reveal" and entry.house:
+        if entry.kind == "reveal" and entry.house in may_buy:
             return entry.house
-    if state.turn and state.house(state.turn).is_human:
+    if state.turn in may_buy:
         return state.turn
-    return state.humans[0].id
+    return may_buy[0] if may_buy else ""
 
 
 def _offer(state: GameState, card_id: str, copy: int) -> Offer:
     card = state.catalog.cards.get(card_id)
-    buyable = (
-        card is not None and card.kind in ("imperium", "reserve") and card.set in state.setup.sets
-    )
+    owner = state.owner(card_id, copy)
+    houses = [state.house(h) for h in buyers(state)]
+    asked: list[Action] = [
+        Acquire(h.id, card_id, copy, move=owner is not None and owner != h.id) for h in houses
+    ]
+    refused = [None if why is None else translated(why) for why in action_problems(state, asked)]
     return Offer(
         card_id,
         copy,
         card.name if card else card_name(card_id),
         card.acquire if card else "",
-        state.owner(card_id, copy),
-        buyable,
+        owner,
+        card_buyable(state, card_id),
+        tuple(
+            (h.id, h.name, h.color, a.move, why)
+            for h, a, why in zip(houses, asked, refused, strict=True)
+            if isinstance(a, Acquire)
+        ),
     )
 
 

@@ -28,6 +28,8 @@ class Form:
     attrs: dict[str, str]
     fields: dict[str, str] = field(default_factory=dict)
     buttons: list[str] = field(default_factory=list)
+    disabled: list[bool] = field(default_factory=list)  # per button
+    titles: list[str] = field(default_factory=list)  # per button
 
     @property
     def htmx(self) -> bool:
@@ -73,6 +75,9 @@ class _PageParser(HTMLParser):
             self._form.fields[a["name"]] = a.get("value", "")
         elif tag == "button":
             self._button = []
+            if self._form is not None:
+                self._form.disabled.append("disabled" in a)
+                self._form.titles.append(a.get("title", ""))
 
     def handle_data(self, data: str) -> None:
         if self._button is not None:

@@ -22,7 +22,7 @@ from sqlalchemy import event
 from companion import services
 from companion.db import db
 from companion.rules import codec
-from companion.rules.actions import Action, Choose, IllegalAction, PlaceAgent
+from companion.rules.actions import Action, Choose, IllegalAction, PlaceAgent, Reveal
 from companion.rules.engine import apply
 from companion.sim import choose_action
 from companion.web import games as games_module
@@ -68,7 +68,7 @@ def play_to(game: GameActions, game_id: int, stop, limit: int = 200) -> None:
         else:
             legal = game.legal(game_id)
             places = [a for a in legal if isinstance(a, PlaceAgent)]
-            action = places[0] if places else legal[-1]
+            action = places[0] if places else next(a for a in legal if isinstance(a, Reveal))
         game.do(game_id, action)
     raise AssertionError("the game never got there")
 

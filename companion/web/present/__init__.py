@@ -63,6 +63,8 @@ def page(view: GameView) -> Page:
         purchases=panels.purchases(state),
         tech=panels.tech(state, acting),
         ix_turn=panels.ix_turn(state, acting),
+        card_effects=panels.card_effects(state, acting),
+        corner=panels.corner(state),
         rulings=ruling_notes(state),
         round_end=round_end,
         change=view.change,

@@ -3,14 +3,21 @@ cards bought."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from companion.rules.actions import Action, Adjust, Dreadnought, Freighter, Tech
 from companion.rules.catalog import FACTIONS, ConflictDef
-from companion.rules.engine import strengths, swordmaster_round
+from companion.rules.engine import (
+    action_problems,
+    corner_asks_other,
+    corner_players,
+    strengths,
+    swordmaster_round,
+)
 from companion.rules.i18n import listed
 from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
@@ -18,8 +25,10 @@ from companion.web.language import card_text, house_name, translated
 from companion.web.present.prompts import reward_text
 from companion.web.present.views import (
     FACTION_LABELS,
+    CardEffect,
     Chip,
     ConflictView,
+    CornerView,
     IxHouseView,
     IxTurnView,
     RivalView,
@@ -258,7 +267,11 @@ def _rival_rows(house: House, swordmaster_later: str) -> tuple[tuple[str, object
     return tuple(rows)
 
 
-def ix_house(state: GameState, house: House) -> IxHouseView:
+def ix_house(
+    state: GameState, house: House, trash: Mapping[str, str | None] | None = None
+) -> IxHouseView:
+    """A house's Rise of Ix pieces; `trash`: for each of a player's tiles, why the engine
+    refuses its Trash button now (None when allowed)."""
     tech = state.catalog.tech
     return IxHouseView(
         id=house.id,
@@ -271,40 +284,55 @@ def ix_house(state: GameState, house: House) -> IxHouseView:
         dn_supply=house.dn_supply,
         negotiators=house.negotiators,
         tech=tuple((t, tech[t].name, t in house.flipped) for t in house.tech),
+        trash=trash or {},
     )
 
 
-def open_for_players(state: GameState) -> bool:
-    """Players may use their cards' Rise of Ix icons: no question waits, the game goes on."""
-    return state.prompt is None and state.phase != "ended"
+def refusals(state: GameState, actions: Sequence[Action]) -> list[str | None]:
+    """Why the engine refuses each action now, in the reader's language (None: allowed)."""
+    return [None if why is None else translated(why) for why in action_problems(state, actions)]
 
 
 def tech(state: GameState, acting: House | None) -> TechView | None:
-    """The Tech stacks and the players' Rise of Ix pieces [IX pp.4-6]."""
+    """The Tech stacks and the players' Rise of Ix pieces [IX pp.4-6]: a Buy button per
+    face-up tile for the acting player (for every player when no player acts), and a
+    Trash button per owned tile, each greyed with the engine's reason when refused."""
     if not state.ix:
         return None
-    open_ = open_for_players(state)
-    if not open_:
-        buyers: tuple[House, ...] = ()
-    elif acting is not None and acting.is_human:
-        buyers = (acting,)
-    else:
-        buyers = state.humans
+    shown = (acting,) if acting is not None and acting.is_human else state.humans
+    buys = [
+        Tech(h.id, "acquire", stack[0])
+        for stack in state.tech_stacks
+        if stack and stack[0] != UNKNOWN_TILE
+        for h in shown
+    ]
+    asked: list[Action] = [*buys, *(Tech(h.id, "trash", t) for h in state.humans for t in h.tech)]
+    why = dict(zip(asked, refusals(state, asked), strict=True))
     return TechView(
         stacks=tuple(
-            _stack(state, number, stack) for number, stack in enumerate(state.tech_stacks, 1)
+            _stack(state, number, stack, shown, why)
+            for number, stack in enumerate(state.tech_stacks, 1)
         ),
         trashed=len(state.tech_trash),
         solo=state.setup.mode == "solo",
-        buyers=tuple((h.id, chip(h)) for h in buyers),
-        players=tuple(ix_house(state, h) for h in state.humans),
-        can_trash=open_,
+        buyers=tuple((h.id, chip(h)) for h in shown),
+        players=tuple(
+            ix_house(state, h, {t: why[Tech(h.id, "trash", t)] for t in h.tech})
+            for h in state.humans
+        ),
     )
 
 
-def _stack(state: GameState, number: int, stack: Sequence[str]) -> StackView:
+def _stack(
+    state: GameState,
+    number: int,
+    stack: Sequence[str],
+    shown: Sequence[House] = (),
+    why: Mapping[Action, str | None] | None = None,
+) -> StackView:
     top = stack[0] if stack else ""
     known = state.catalog.tech.get(top)
+    refused = why or {}
     return StackView(
         number=number,
         tile=top,
@@ -313,20 +341,58 @@ def _stack(state: GameState, number: int, stack: Sequence[str]) -> StackView:
         hagal_mark=bool(known and known.hagal_ok),
         left=len(stack),
         unknown=top == UNKNOWN_TILE,
+        buys=tuple(
+            (h.id, chip(h), refused[Tech(h.id, "acquire", top)])
+            for h in shown
+            if Tech(h.id, "acquire", top) in refused
+        ),
     )
 
 
 def ix_turn(state: GameState, acting: House | None) -> IxTurnView | None:
-    """The acting player's Freighter and dreadnought buttons [IX pp.5-6]."""
-    if not state.ix or acting is None or not acting.is_human or not open_for_players(state):
+    """The acting player's Freighter, dreadnought and Negotiator buttons [IX pp.4-6], each
+    with the engine's reason when it refuses it now."""
+    if not state.ix or acting is None or not acting.is_human:
         return None
+    icons: list[Action] = [
+        Freighter(acting.id, "advance"),
+        Freighter(acting.id, "recall"),
+        Dreadnought(acting.id, "commission"),
+        Dreadnought(acting.id, "deploy"),
+        Tech(acting.id, "negotiator"),
+    ]
+    advance, recall, commission, deploy, negotiator = refusals(state, icons)
     return IxTurnView(
         freighter=acting.freighter,
-        advance=acting.freighter < TRACK_TOP,
-        recall=acting.freighter > 0,
-        commission=acting.dn_supply > 0,
-        deploy=acting.dn_garrison > 0 and state.phase == "agents",
+        at_top=acting.freighter >= TRACK_TOP,
+        advance=advance,
+        recall=recall,
+        commission=commission,
+        deploy=deploy,
+        negotiator=negotiator,
     )
+
+
+def card_effects(state: GameState, acting: House | None) -> tuple[CardEffect, ...]:
+    """The acting player's card-effect buttons (+1 Influence on each track, +1 VP), each
+    with the engine's reason when it refuses it now (a track at the top [RB p.7])."""
+    if acting is None or not acting.is_human:
+        return ()
+    effects = [
+        *((f"influence:{f}", "+1 " + faction_name(f), f"button f-{f}") for f in FACTIONS),
+        ("vp", str(_("+1 VP")), "button"),
+    ]
+    asked: list[Action] = [Adjust(acting.id, effect[0], 1, "card") for effect in effects]
+    why = refusals(state, asked)
+    return tuple(
+        CardEffect(field, label, cls, refused)
+        for (field, label, cls), refused in zip(effects, why, strict=True)
+    )
+
+
+def corner(state: GameState) -> CornerView:
+    """Who may play Corner the Market now, and whether it asks the opponents' count."""
+    return CornerView(players=corner_players(state), asks_other=corner_asks_other(state.setup))
 
 
 def purchases(state: GameState) -> Purchases:

@@ -70,7 +70,7 @@ def _influence(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
         "%(house)s: choose the Faction for +%(n)s Influence.",
         house=house_name(who.name),
-        n=question.task.n,
+        n=question.task.amount,
     )
     return text, _factions(question)
 
@@ -80,7 +80,7 @@ def _rival_influence(state: GameState, who: House, question: Prompt) -> Wording:
         "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s "
         "Influence (rulebook p.20: you decide).",
         house=house_name(who.name),
-        n=question.task.n,
+        n=question.task.amount,
     )
     return text, _factions(question)
 
@@ -90,7 +90,7 @@ def _factions(question: Prompt) -> Labels:
 
 
 def _rival_reward(state: GameState, who: House, question: Prompt) -> Wording:
-    reward = getattr(state.catalog.conflicts[state.conflict or ""], question.task.ref)
+    reward = getattr(state.catalog.conflicts[state.conflict or ""], question.task.place)
     labels = [(o, reward_text(reward.options[int(o)], state)) for o in question.options]
     return _(
         "Choose %(house)s's reward (rulebook p.20: you decide).", house=house_name(who.name)
@@ -133,13 +133,13 @@ def _round_end(state: GameState, who: House, question: Prompt) -> Wording:
 
 def _tech_tile(state: GameState, who: House, question: Prompt) -> Wording:
     text = _(
-        "Turn up the next Tech tile of stack %(n)s. Which tile is it?", n=int(question.task.ref) + 1
+        "Turn up the next Tech tile of stack %(n)s. Which tile is it?", n=question.task.stack + 1
     )
     return text, [(o, card_text(state.catalog.tech[o].name)) for o in question.options]
 
 
 def _tech(state: GameState, who: House, question: Prompt) -> Wording:
-    discount = question.task.n
+    discount = question.task.discount
     off = _(" (%(n)s spice off)", n=discount) if discount else ""
     text = _(
         "%(house)s acquires a Tech tile%(off)s: which face-up tile did you buy?",
@@ -206,7 +206,7 @@ def _strength(state: GameState, who: House, question: Prompt) -> Wording:
 def _offer(state: GameState, who: House, question: Prompt) -> Wording:
     """A reward's purchase, such as Economic Supremacy's."""
     conflict = state.catalog.conflicts[state.conflict or ""]
-    offer = getattr(conflict, question.task.ref).offers[question.task.n]
+    offer = getattr(conflict, question.task.place).offers[question.task.offer]
     text = _(
         "%(house)s: do you pay %(cost)s for %(vp)s VP (%(conflict)s)?",
         house=house_name(who.name),

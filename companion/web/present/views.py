@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -114,6 +115,9 @@ class IxHouseView:
     negotiators: int
     # Per tile owned: id, name, flipped face down this round.
     tech: tuple[tuple[str, str, bool], ...]
+    # A player's tiles on the Tech panel: why the engine refuses each one's Trash button
+    # now (None: allowed); empty where no Trash button is shown.
+    trash: Mapping[str, str | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,9 @@ class StackView:
     hagal_mark: bool
     left: int
     unknown: bool  # face down: the table turns it up when the app asks
+    # A Buy button per player shown: id, chip, and why the engine refuses it now (None:
+    # allowed).
+    buys: tuple[tuple[str, Chip, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,21 +142,43 @@ class TechView:
     stacks: tuple[StackView, ...]
     trashed: int
     solo: bool  # show the House Hagal mark: solo Rivals buy only marked tiles
-    # Who may buy a face-up tile now (chips and ids), and the players' Ix pieces.
+    # Whose Buy buttons the stacks show (chips and ids), and the players' Ix pieces.
     buyers: tuple[tuple[str, Chip], ...]
     players: tuple[IxHouseView, ...]
-    can_trash: bool
 
 
 @dataclass(frozen=True)
 class IxTurnView:
-    """The acting player's Rise of Ix buttons: what their cards' icons may do now."""
+    """The acting player's Rise of Ix buttons: for each icon, why the engine refuses it
+    now, in words, or None when it is allowed."""
 
     freighter: int
-    advance: bool
-    recall: bool
-    commission: bool
-    deploy: bool
+    at_top: bool  # the Freighter on the Shipping track's top step
+    advance: str | None
+    recall: str | None
+    commission: str | None
+    deploy: str | None
+    negotiator: str | None
+
+
+class CardEffect(NamedTuple):
+    """A card-effect button of the acting player (+1 Influence, +1 VP): the field it
+    corrects by 1, its label, its CSS class, and why the engine refuses it now (None:
+    allowed)."""
+
+    field: str
+    label: str
+    cls: str
+    refused: str | None
+
+
+@dataclass(frozen=True)
+class CornerView:
+    """Corner the Market at the end: the players who may play it now, and whether it asks
+    the opponents' count of The Spice Must Flow (not in solo, where Rivals count as 2)."""
+
+    players: tuple[str, ...]
+    asks_other: bool
 
 
 @dataclass(frozen=True)
@@ -225,6 +254,8 @@ class Page:
     change: str = ""  # "undo" or "redo" right after one
     board_changes: list[str] = field(default_factory=list)  # what to change on the board
     ix_turn: IxTurnView | None = None
+    card_effects: tuple[CardEffect, ...] = ()  # the acting player's
+    corner: CornerView | None = None
     fields: tuple[tuple[str, object], ...] = HOUSE_FIELDS
     ix_fields: tuple[tuple[str, object], ...] = IX_HOUSE_FIELDS
     # The rulings the last tap applied: sentence, and the rules page's kind and id.
