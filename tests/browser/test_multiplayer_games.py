@@ -234,8 +234,7 @@ def test_four_devices_tapping_the_same_turn_at_once_land_one_tap(app, base_url):
             executable_path=play.CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
         )
         devices = [
-            browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            for _ in range(4)
+            browser.new_context(viewport={"width": 390, "height": 844}).new_page() for _ in range(4)
         ]
         for device in devices:
             device.goto(url)

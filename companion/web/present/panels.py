@@ -91,7 +91,8 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
         lines = [
             str(
                 _(
-                    "%(names)s tie with %(vp)d VP: enter their tie-breaker counts to break the tie.",
+                    "%(names)s tie with %(vp)d VP: enter their tie-breaker counts to break "
+                    "the tie.",
                     names=names,
                     vp=top[0].vp,
                 )
