@@ -255,3 +255,41 @@ def test_four_devices_tapping_the_same_turn_at_once_land_one_tap(app, base_url):
     with app.app_context():
         state = services.load(game_id, app.extensions["catalog"]).state
     assert state.step == 1 and len(state.occupants) == 1  # one Agent on the board, not four
+
+
+def test_a_player_takes_their_turn_on_a_phone_and_the_tablet_follows(app, base_url):
+    """A phone (390x844 portrait) on the table screen says whose turn it is and, on that
+    player's turn, has the board to tap; the tablet follows within the poll's second, and
+    the phone follows the tablet's tap the same way (static/follow.js)."""
+    from playwright.sync_api import sync_playwright
+
+    game_id = new_game(app, 4, ix=True)
+    url = f"{base_url}/games/{game_id}"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=play.CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        tablet = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        for device in (phone, tablet):
+            device.goto(url)
+            device.wait_for_selector("#game[data-version='0']")
+        # The second seat holds the First Player marker: the banner names them.
+        banner = phone.locator("#game .banner h1")
+        assert NAMES[1] in banner.inner_text()
+        assert phone.locator("#game .banner").bounding_box()["y"] < 844
+        assert phone.evaluate("document.scrollingElement.scrollWidth") == 390
+        space = phone.locator("#game button.space-button").first
+        name = space.locator(".space-name").inner_text().strip()
+        space.click()  # scrolled to, as a player scrolls down to the board
+        phone.wait_for_selector("#game[data-version='1']")
+        tablet.wait_for_selector("#game[data-version='1']", timeout=2500)
+        taken = tablet.locator("#game .space.occupied", has_text=name)
+        assert taken.locator(f".chip.c-{COLORS[1]}").count() == 1
+        # Now the third seat's turn, taken on the tablet: the phone follows.
+        assert NAMES[2] in tablet.locator("#game .banner h1").inner_text()
+        tablet.locator(REVEAL).click()
+        tablet.wait_for_selector("#game[data-version='2']")
+        phone.wait_for_selector("#game[data-version='2']", timeout=2500)
+        assert NAMES[3] in banner.inner_text()
+        browser.close()
