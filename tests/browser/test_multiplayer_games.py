@@ -277,7 +277,8 @@ def test_a_player_takes_their_turn_on_a_phone_and_the_tablet_follows(app, base_u
         # The second seat holds the First Player marker: the banner names them.
         banner = phone.locator("#game .banner h1")
         assert NAMES[1] in banner.inner_text()
-        assert phone.locator("#game .banner").bounding_box()["y"] < 844
+        box = phone.locator("#game .banner").bounding_box()
+        assert box is not None and box["y"] + box["height"] < 844  # on the first screen
         assert phone.evaluate("document.scrollingElement.scrollWidth") == 390
         space = phone.locator("#game button.space-button").first
         name = space.locator(".space-name").inner_text().strip()
