@@ -14,8 +14,10 @@ strengths listed), a reward's choice, the End of Round card, then +1 VP (a card 
 until two players reach 10 VP, the standings with their tie broken by the counts the
 players enter, and Corner the Market with "the most any one opponent holds".
 
-A second test opens the same turn on four devices and taps it on all four at once:
-exactly one tap lands (the game's version check), the others see the game as it is.
+Two more tests: the same turn open on four devices and tapped on all four at once, where
+exactly one tap lands (the game's version check) and the others see the game as it is;
+and a phone (390x844) that shows whose turn it is, takes its player's turn on the board,
+and follows the tablet's taps (static/follow.js).
 """
 
 from __future__ import annotations
