@@ -18,17 +18,7 @@ from companion.rules.setup import starting_houses
 from companion.rules.state import GameState, House
 
 RECORD_VERSION = 1
-VP_SOURCES = (
-    "start",
-    "conflict",
-    "influence",
-    "alliance",
-    "exchange",
-    "card",
-    "tech",
-    "endgame",
-    "manual",
-)
+VP_SOURCES = ("conflict", "influence", "alliance", "exchange", "card", "tech", "endgame", "manual")
 
 Record = dict[str, Any]
 
