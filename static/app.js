@@ -76,8 +76,8 @@
   // The "what now" column scrolls on its own when it holds more than fits (a question,
   // two Rivals' cards, what else happened): it fades at its foot and a button says so.
   function markMoreBelow() {
-    const column = document.querySelector("#game > .actions");
-    const hint = document.querySelector("#game > [data-more-below]");
+    const column = document.querySelector("#game .actions-scroll");
+    const hint = document.querySelector("#game [data-more-below]");
     if (!column || !hint) return;
     const more = column.scrollHeight - column.scrollTop - column.clientHeight > 4;
     column.classList.toggle("more-below", more);
@@ -89,7 +89,7 @@
   document.addEventListener("scroll", markMoreBelow, true); // a panel's scroll doesn't bubble
   document.addEventListener("click", function (event) {
     if (!event.target.closest("[data-more-below]")) return;
-    const column = document.querySelector("#game > .actions");
+    const column = document.querySelector("#game .actions-scroll");
     column.scrollBy({ top: column.clientHeight * 0.8, behavior: "smooth" });
   });
 

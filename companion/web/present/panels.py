@@ -41,6 +41,8 @@ from companion.web.present.views import (
 
 PLACES = {"first": _l("1st"), "second": _l("2nd"), "third": _l("3rd")}
 VP_SOURCES = {
+    # A four-player game's Score markers start on 1 [RB p.4, G2].
+    "start": _l("Starting space (4 players)"),
     "conflict": _l("Conflict"),
     "influence": _l("Influence (2 on a track)"),
     "alliance": _l("Alliance"),
@@ -98,7 +100,8 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
         lines = [
             str(
                 _(
-                    "%(names)s tie with %(vp)d VP: enter their counts below to break the tie.",
+                    "%(names)s tie with %(vp)d VP: enter their tie-breaker counts to break "
+                    "the tie.",
                     names=names,
                     vp=top[0].vp,
                 )
@@ -219,15 +222,15 @@ def conflict(state: GameState) -> ConflictView | None:
             for entry in swords
         ),
         ix=state.ix,
+        tracked=any(not h.is_human for h in state.houses),
     )
 
 
 def rewards(card: ConflictDef, state: GameState) -> tuple[tuple[str, str], ...]:
-    """A Conflict card's rewards in words."""
-    return tuple(
-        (str(PLACES[place]), reward_text(getattr(card, place), state))
-        for place in ("first", "second", "third")
-    )
+    """A Conflict card's rewards in words: the third only in a four-player game, the only
+    one that gives it [RB p.12: "In a 4-player game (only)"]."""
+    places = ("first", "second", "third") if state.setup.players == 4 else ("first", "second")
+    return tuple((str(PLACES[place]), reward_text(getattr(card, place), state)) for place in places)
 
 
 def rivals(state: GameState) -> tuple[RivalView, ...]:

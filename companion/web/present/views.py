@@ -98,6 +98,9 @@ class ConflictView:
     rows: tuple[tuple[Chip, str, str, str, str], ...]
     swords: tuple[tuple[Chip, str, int], ...]  # this round's revealed sword cards
     ix: bool = False
+    # Troops and swords are counted for Rivals only: without one (three or four players)
+    # the table has no columns for them.
+    tracked: bool = True
 
 
 @dataclass(frozen=True)
