@@ -423,6 +423,7 @@ def benchmark(args: argparse.Namespace, mode: str) -> dict[str, Any]:
         app = migrated_app(Path(tmp) / "bench.sqlite")
         freeze_startup_heap()  # as companion.serve does right after the migrations
         logging.getLogger("waitress").setLevel(logging.ERROR)  # env.py reset the loggers
+        app.logger.disabled = False  # ... and turned off the one that tells a 500's cause
         log = find_game(app.extensions["catalog"], mode, args.min_round, args.tries)
         phases = _phases(app, log)
         meter = CpuMeter(app.wsgi_app)
