@@ -147,11 +147,12 @@ def _play(setup: Setup, catalog: Catalog, min_round: int) -> Log | None:
     found: dict[str, Tap] = {}
     while state.phase != "ended" and len(actions) < 2000:
         action = choose_action(state, rng)
-        if state.round >= min_round:
-            for name, tap in _taps_now(state).items():
+        here = _taps_now(state) if state.round >= min_round else {}
+        state = apply(state, action)
+        if state.phase != "ended":  # a tap that ends the game (and records it) is rarer
+            for name, tap in here.items():
                 if name in wanted:  # the answer the scripted player gives, for Combat
                     found[name] = Tap(len(actions), action if name == "combat answer" else tap)
-        state = apply(state, action)
         actions.append(action)
     if set(wanted) - found.keys():
         return None
