@@ -29,6 +29,7 @@ from flask import (
 from flask.typing import ResponseReturnValue
 from flask_babel import (
     Domain,
+    LazyString,
     format_decimal,
     format_percent,
     get_babel,
@@ -36,7 +37,6 @@ from flask_babel import (
     get_translations,
 )
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from companion.cards import i18n as card_i18n
 from companion.cards import languages as card_languages
@@ -86,6 +86,22 @@ CHINESE = {
 }
 
 bp = Blueprint("language", __name__)
+
+
+def lazy_word(text: str) -> LazyString:
+    """`text` translated each time it is shown, as Flask-Babel's lazy_gettext, but through
+    this request's catalog (page_translations): lazy_gettext walks Flask-Babel's contexts
+    and names the locale for every word, and a table tap shows about a hundred of them.
+    The modules import it as `_l`, the keyword pybabel extracts (babel.cfg)."""
+    return LazyString(_word, text)
+
+
+def _word(text: str) -> str:
+    word: str = page_translations().ugettext(text)
+    return word
+
+
+_l = lazy_word
 
 # The names the set-up form gives an unnamed seat (companion/web/forms.py), stored in
 # English with the game and shown in the reader's language.

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from companion.rules.catalog import Resources, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
 from companion.web.language import card_text, translated
+from companion.web.language import lazy_word as _l
 from companion.web.present.views import Chip, SpaceView, chip, faction_name
 
 AREAS = (

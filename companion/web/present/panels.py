@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from companion.rules.actions import Action, Adjust, Dreadnought, Freighter, Tech
 from companion.rules.catalog import FACTIONS, ConflictDef
@@ -22,6 +21,7 @@ from companion.rules.i18n import listed
 from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
 from companion.web.language import card_text, house_name, translated
+from companion.web.language import lazy_word as _l
 from companion.web.present.prompts import reward_text
 from companion.web.present.views import (
     FACTION_LABELS,

@@ -7,12 +7,12 @@ from collections.abc import Callable, Iterator, Mapping
 
 from flask_babel import LazyString
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
 from companion.rules.catalog import Reward
 from companion.rules.ix import NONE, SKIP
 from companion.rules.state import TRACK_TOP, GameState, House, Prompt
 from companion.web.language import card_text, house_name
+from companion.web.language import lazy_word as _l
 from companion.web.present.board import resources_words
 from companion.web.present.rewards import reward_words
 from companion.web.present.views import PromptView, faction_name

@@ -6,13 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from flask_babel import lazy_gettext as _l
-
 from companion.rules.catalog import FACTIONS
 from companion.rules.scoring import Standing
 from companion.rules.state import GameState, House
 from companion.services import GameView
 from companion.web.language import house_name, shown_label
+from companion.web.language import lazy_word as _l
 
 if TYPE_CHECKING:
     from companion.web.present.round_end import RoundEndView
