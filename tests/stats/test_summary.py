@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from companion.rules.scoring import final_ranking
 from companion.stats.summary import VP_SOURCES, Record, summarize
 from tests.stats.games import (
     DAY,
@@ -113,16 +114,18 @@ def test_a_four_player_summary_has_the_starting_vp_the_tie_break_and_the_first_p
 
 
 def test_a_three_player_game_played_to_the_end_is_ranked_as_the_engine_ranks_it():
-    """Seed 3: Ann and Cal end on 4 VP each; the spice they counted puts Ann ahead [RB
-    p.12 Endgame]. Nobody starts with VP in a three-player game [RB p.4, G2]."""
-    final = played_game("3p", 3)
+    """Seed 4: two players end level on VP at the top and the spice they counted breaks the
+    tie [RB p.12 Endgame]; the summary ranks as the engine does. Nobody starts with VP in a
+    three-player game [RB p.4, G2]."""
+    final = played_game("3p", 4)
     record = summarize(11, final, DAY, DAY)
     houses = _houses(record)
     assert (record["mode"], record["players"]) == ("3p", 3)
+    standings = final_ranking(final)
+    assert standings[0].vp == standings[1].vp and standings[0].rank < standings[1].rank
+    ranked = {s.house: (s.name, s.vp, s.rank) for s in standings}
     assert [(h["name"], h["vp"], h["rank"]) for h in houses.values()] == [
-        ("Ann", 4, 2),
-        ("Ben", 10, 1),
-        ("Cal", 4, 3),
+        ranked[hid] for hid in houses
     ]
     assert all(h["sources"]["start"] == 0 for h in houses.values())
     assert all(sum(h["sources"].values()) == h["vp"] for h in houses.values())

@@ -5,13 +5,21 @@ from __future__ import annotations
 import re
 
 
-def first_player_labels(body: str) -> list[str]:
-    return re.findall(r'<span data-name-of="p\d_name" data-default="[^"]*">([^<]*)</span>', body)
+def first_player_labels(body: str, mode: str = "2p") -> list[str]:
+    """The names offered as First Player in one mode's choice (each mode has its own)."""
+    section = re.search(
+        rf'<fieldset class="choice-row" data-modes="{mode}">(.*?)</fieldset>', body, re.S
+    )
+    assert section is not None
+    return re.findall(
+        r'<span data-name-of="p\d_name" data-default="[^"]*">([^<]*)</span>', section.group(1)
+    )
 
 
 def test_the_blank_form_offers_player_1_and_player_2(client):
     body = client.get("/games/new").get_data(as_text=True)
     assert first_player_labels(body) == ["Player 1", "Player 2"]
+    assert first_player_labels(body, "4p") == ["Player 1", "Player 2", "Player 3", "Player 4"]
     assert "/static/names.js" in body
 
 
