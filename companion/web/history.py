@@ -28,6 +28,7 @@ from companion.stats import aggregate, bgstats, simulated, store, transfer
 from companion.stats import summary as summary_module
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
+from companion.web.forms import MODE_NAMES
 from companion.web.language import card_text, house_name
 from companion.web.present import clock
 from companion.web.present.panels import TIEBREAK_NAMES
@@ -37,17 +38,10 @@ bp = Blueprint("history", __name__)
 MAX_IMPORT_BYTES = 12 * 1024 * 1024
 HISTORY_SHOWN = 100  # the most recent finished games the history lists
 TREND_GAMES = 30  # the games in a player's VP chart
-MODES = {
-    "solo": _l("Solo"),
-    "2p": _l("Two players"),
-    "3p": _l("Three players"),
-    "4p": _l("Four players"),
-}
-# Where VP came from, in the summaries' order; "start": the Score marker's starting space
-# (1 VP each in a four-player game, RB p.4 G2).
-SOURCES = {
-    source: PANEL_SOURCES.get(source, _l("Starting VP")) for source in summary_module.VP_SOURCES
-}
+MODES = MODE_NAMES
+# Where VP came from, in the summaries' order ("start": the Score marker's starting space,
+# 1 VP each in a four-player game, RB p.4 G2).
+SOURCES = {source: PANEL_SOURCES[source] for source in summary_module.VP_SOURCES}
 DIFFICULTY_NAMES = {
     "mercenary": _l("Mercenary"),
     "sardaukar": _l("Sardaukar"),
