@@ -15,7 +15,8 @@ the simulator on fixed seeds. This sweep, which `.ci/run` runs after them, tries
   N * 10000 on.
 
 Seeds: 1, 2 and one taken from the commit (HEAD's hash), so each commit also tries a new
-one; a seed's run is the same every time. Each command is printed before it runs; a
+one; a seed's run is the same every time. The runs go on side by side, one a core
+(`--jobs`). Each command is printed when it ends, with whether it passed; a
 failure prints the command that reproduces it and the sweep exits 1 after the rest ran.
 """
 
@@ -28,6 +29,7 @@ import shlex
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,22 +65,25 @@ def commit_seed() -> int:
 
 
 def _run(label: str, env: dict[str, str], command: list[str], quiet: bool) -> bool:
-    """Run one command from the repository root, saying what it is; whether it passed."""
+    """Run one command from the repository root; then say what it was and whether it
+    passed, in one print (runs go on side by side), with its output when it failed or
+    when not `quiet`."""
     shown = " ".join(f"{k}={v}" for k, v in env.items())
     line = f"{shown} {shlex.join(command)}".strip()
-    print(f"[sweep] {label}: {line}", flush=True)
     start = time.perf_counter()
     done = subprocess.run(
-        command, cwd=ROOT, env={**os.environ, **env}, capture_output=quiet, text=True
+        command, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True
     )
     seconds = time.perf_counter() - start
+    report = [f"[sweep] {label}: {line}"]
+    if done.returncode != 0 or not quiet:
+        report += [done.stdout[-6000:].rstrip(), done.stderr[-6000:].rstrip()]
     if done.returncode == 0:
-        print(f"[sweep]   passed in {seconds:.1f} s", flush=True)
-        return True
-    if quiet:
-        print(done.stdout[-6000:], done.stderr[-6000:], sep="\n")
-    print(f"[sweep]   FAILED ({label}); reproduce with:\n[sweep]     {line}", flush=True)
-    return False
+        report.append(f"[sweep]   passed in {seconds:.1f} s")
+    else:
+        report.append(f"[sweep]   FAILED ({label}); reproduce with:\n[sweep]     {line}")
+    print("\n".join(part for part in report if part), flush=True)
+    return done.returncode == 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,31 +91,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", help="seeds (1, 2 and the commit's)")
     parser.add_argument("--examples", type=int, default=25, help="Hypothesis examples (25)")
     parser.add_argument("--games", type=int, default=40, help="simulated games per run (40)")
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="runs side by side (one a core)"
+    )
     args = parser.parse_args(argv)
     seeds = args.seeds or [1, 2, commit_seed()]
     python = sys.executable
     start = time.perf_counter()
-    failed: list[str] = []
-    print(f"[sweep] seeds {seeds}", flush=True)
+    print(f"[sweep] seeds {seeds}, {args.jobs} side by side", flush=True)
+    runs: list[tuple[str, dict[str, str], list[str], bool]] = []
     for seed in seeds:
         env = {"HYPOTHESIS_PROFILE": "sweep", "SWEEP_EXAMPLES": str(args.examples)}
         command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "hypothesis"]
         command += [f"--hypothesis-seed={seed}", *HYPOTHESIS_FILES]
-        if not _run(f"Hypothesis, seed {seed}", env, command, quiet=False):
-            failed.append(f"Hypothesis seed {seed}")
+        runs.append((f"Hypothesis, seed {seed}", env, command, False))
     for seed in seeds:
         for setup in SIM_SETUPS:
             games = max(1, round(args.games * SIM_GAMES_SHARE.get(setup[1], 1)))
             command = [python, "-m", "companion.sim", "--games", str(games)]
             command += ["--seed", str(seed * SIM_SEED_STEP), *setup]
             label = f"simulator, seed {seed * SIM_SEED_STEP}, {' '.join(setup[1::2])}"
-            if not _run(label, {}, command, quiet=True):
-                failed.append(label)
+            runs.append((label, {}, command, True))
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        passed = list(pool.map(lambda run: _run(*run), runs))
+    failed = [label for (label, *_), ok in zip(runs, passed, strict=True) if not ok]
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     wall = time.perf_counter() - start
     cpu = children.ru_utime + children.ru_stime
-    runs = len(seeds) * (1 + len(SIM_SETUPS))
-    print(f"[sweep] {runs} runs in {wall:.0f} s ({cpu:.0f} s CPU); {len(failed)} failed")
+    print(f"[sweep] {len(runs)} runs in {wall:.0f} s ({cpu:.0f} s CPU); {len(failed)} failed")
     for what in failed:
         print(f"[sweep] FAILED: {what}")
     return 1 if failed else 0

@@ -41,4 +41,5 @@ echo "PostgreSQL leg: $("$BIN/postgres" --version) on 127.0.0.1:$PORT"
 # The database, route, fuzz, crash (kill -9) and race tests; or the tests named first.
 TESTS=(tests/db tests/web tests/server tests/stats tests/test_services.py)
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then TESTS=(); fi
-.venv/bin/python -m pytest -m "not browser" "${TESTS[@]}" "$@"
+# One worker a core (pytest-xdist), each on its own database (tests/database.py).
+.venv/bin/python -m pytest -n auto --dist loadfile -m "not browser" "${TESTS[@]}" "$@"

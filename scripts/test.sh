@@ -22,4 +22,6 @@ python3 -m venv .venv
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 .venv/bin/python -m companion.cards
-.venv/bin/python -m pytest "$@"
+# Every core: pytest-xdist runs one worker a core, a test file per worker at a time (its
+# module fixtures, a browser or a played game, made once).
+.venv/bin/python -m pytest -n auto --dist loadfile "$@"

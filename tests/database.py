@@ -8,10 +8,32 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 from sqlalchemy.pool import NullPool
 
+
+def _own_database(uri: str, worker: str) -> str:
+    """The server database of one pytest-xdist worker (`gw0`, `gw1`...): `<name>_<worker>`
+    beside the one named, created the first time, so that workers running side by side
+    never empty each other's tables."""
+    url = make_url(uri)
+    name = f"{url.database}_{worker}"
+    engine = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            found = connection.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+            ).first()
+            if found is None:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return url.set(database=name).render_as_string(hide_password=False)
+
+
 SERVER_URI = os.environ.get("COMPANION_TEST_DATABASE_URI", "")
+if SERVER_URI and os.environ.get("PYTEST_XDIST_WORKER"):
+    SERVER_URI = _own_database(SERVER_URI, os.environ["PYTEST_XDIST_WORKER"])
 
 
 def memory_uri() -> str:

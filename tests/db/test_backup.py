@@ -247,6 +247,7 @@ def test_the_real_server_checkpoints_when_it_gets_sigterm(tmp_path):
         assert process.wait(timeout=30) == 0
     finally:
         process.kill()
+        process.wait()
     assert games_in_main_file_alone(database, tmp_path) == 2
 
 
