@@ -4,7 +4,7 @@ polling, against the real `python -m companion.serve` (issue 29).
     nice .venv/bin/python scripts/bench_club.py                  # 16 tables, SQLite, waitress
     .venv/bin/python scripts/bench_club.py --games 32 --seconds 30
     .venv/bin/python scripts/bench_club.py --workers 2 --postgres  # gunicorn + PostgreSQL
-    .venv/bin/python scripts/bench_club.py --games 1 --tablets 4 --tap-every 0
+    .venv/bin/python scripts/bench_club.py --games 1 --tablets 4 --tap-every 1
                                    # four devices tapping one game at once (bench_load --clients 4)
 
 What it does:
@@ -164,15 +164,15 @@ def server(url: str, workers: int | None, threads: int) -> Iterator[tuple[int, p
     if workers:
         command += ["--workers", str(workers)]
     with tempfile.TemporaryDirectory(prefix="bench-club-") as cwd:
+        said = Path(cwd) / "server.log"  # a file: a full pipe would stop the server
         process = subprocess.Popen(
-            command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=said.open("wb")
         )
         try:
             deadline = time.monotonic() + STARTUP_SECONDS
             while True:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    said = process.stderr.read() if process.stderr else b""
-                    raise SystemExit(f"the server did not start: {said!r}")
+                    raise SystemExit(f"the server did not start: {said.read_text()[-2000:]}")
                 try:
                     with socket.create_connection(("127.0.0.1", port), timeout=0.5):
                         break
@@ -387,10 +387,13 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             watch = MemoryWatch(process)
             watch.thread.start()
             cpu_before = cpu_seconds(process)
+            client_process = psutil.Process(clients.pid)
+            client_before = cpu_seconds(client_process)
             began = time.monotonic()
             output = clients.stdout.read()
             wall = time.monotonic() - began
             cpu = cpu_seconds(process) - cpu_before
+            client_cpu = cpu_seconds(client_process) - client_before
             watch.stopped.set()
             watch.thread.join()
             if clients.wait() != 0:
@@ -417,6 +420,9 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_share": round(cpu / wall, 2) if wall else 0.0,
         "server_cpu_ms_per_request": round(1000 * cpu / max(1, len(taps) + len(polls)), 2),
         "server_peak_rss_mb": round(watch.peak / 2**20, 1),
+        "client_cpu_s": round(client_cpu, 2),
+        "load_average_1min": round(os.getloadavg()[0], 1),
+        "cores": os.cpu_count(),
     }
 
 
@@ -444,6 +450,10 @@ def print_report(r: dict[str, Any]) -> None:
         f"server CPU: {r['server_cpu_s']} s ({r['server_cpu_share']:.0%} of one core), "
         f"{r['server_cpu_ms_per_request']} ms per request; peak memory {r['server_peak_rss_mb']} MB"
     )
+    print(
+        f"clients' CPU: {r['client_cpu_s']} s; machine: {r['cores']} cores, load average "
+        f"{r['load_average_1min']} (other programs' work delays the wall-clock figures)"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -453,7 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=16, help="tables (16)")
     parser.add_argument("--tablets", type=int, default=1, help="tapping tablets per game (1)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long (20)")
-    parser.add_argument("--tap-every", type=float, default=1.0, help="a tablet's pace (1 s)")
+    parser.add_argument("--tap-every", type=float, default=5.0, help="a tablet's pace (5 s)")
     parser.add_argument("--poll-every", type=float, default=1.0, help="the live view's (1 s)")
     parser.add_argument("--workers", type=int, help="gunicorn processes (default: waitress)")
     parser.add_argument("--threads", type=int, default=8, help="threads per process (8)")

@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import bench_club
 
-        club = ["--games", "1", "--tablets", str(args.clients), "--seconds", str(args.seconds)]
+        club = ["--games", "1", "--tablets", str(args.clients), "--tap-every", "1"]
+        club += ["--seconds", str(args.seconds)]
         bench_club.main([*club, *rest])
         return
     if rest:
