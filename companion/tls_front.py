@@ -247,6 +247,7 @@ class Front:
         client = str(peer[0]) if isinstance(peer, tuple) else "unknown"
         connection = h11.Connection(h11.SERVER, max_incomplete_event_size=HEADERS_LIMIT)
         limits = self.limits
+        goodbye = True
         try:
             while await next_request_begins(connection, reader, limits.idle_seconds):
                 try:
@@ -270,12 +271,14 @@ class Front:
                     await writer.drain()
         except (OSError, TimeoutError, h11.ProtocolError):
             pass  # the client went away, or reads too slowly: let it go
-        finally:
+        except asyncio.CancelledError:
+            goodbye = False  # the front stops (the task ends as if it had finished)
+        if goodbye:
             writer.close()  # after what was written, and the TLS close
             with contextlib.suppress(OSError, TimeoutError, ssl.SSLError):
                 async with asyncio.timeout(1.0):
                     await writer.wait_closed()
-            writer.transport.abort()
+        writer.transport.abort()
 
 
 async def run(args: argparse.Namespace) -> None:

@@ -241,7 +241,6 @@ def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
     statuses: dict[str, int] = {}
     errors: list[str] = []
     lock = threading.Lock()
-    start = threading.Barrier(len(plan["games"]) * (plan["tablets"] + 1) + 1)
 
     def count(status: str) -> None:
         with lock:
@@ -259,16 +258,13 @@ def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
         response = client.conn.getresponse()
         return response.status, response.read().decode()
 
-    def tablet(game: int, offset: float) -> None:
-        client = Client(port)
+    def tablet(client: Client, game: int, page: str, at: float) -> None:
         path = f"/games/{game}"
-        page = client.request("GET", path)
         stamp = re.search(r'name="created" value="([^"]+)"', page)
         created = stamp.group(1) if stamp else ""
         version = int(VERSION.findall(page)[0])
         placed = False
-        start.wait()
-        time.sleep(offset)
+        time.sleep(max(0.0, at - time.monotonic()))
         until = time.monotonic() + seconds
         while time.monotonic() < until:
             began = time.perf_counter()
@@ -279,7 +275,7 @@ def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
                 status, body = post(client, f"{path}/{'undo' if placed else 'actions'}", form)
             except (OSError, http_error()) as failed:
                 errors.append(repr(failed))
-                client = Client(port)
+                client = opened()
                 continue
             spent = time.perf_counter() - began
             with lock:
@@ -301,11 +297,9 @@ def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
                 time.sleep(pause)
         client.close()
 
-    def live_view(game: int, offset: float) -> None:
-        client = Client(port)
+    def live_view(client: Client, game: int, at: float) -> None:
         known = "0"
-        start.wait()
-        time.sleep(offset)
+        time.sleep(max(0.0, at - time.monotonic()))
         until = time.monotonic() + seconds
         while time.monotonic() < until:
             began = time.perf_counter()
@@ -313,7 +307,7 @@ def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
                 body = client.request("GET", f"/games/{game}/live/board?v={known}")
             except (OSError, RuntimeError, http_error()) as failed:
                 errors.append(repr(failed))
-                client = Client(port)
+                client = opened()
                 continue
             spent = time.perf_counter() - began
             with lock:
@@ -326,19 +320,34 @@ def run_clients(plan: dict[str, Any]) -> dict[str, Any]:
                 time.sleep(pause)
         client.close()
 
-    threads = []
-    for g, game in enumerate(plan["games"]):
+    # Each screen opens its page first, one after the other (at once, 32 of them would
+    # only measure the start); then all play from the same moment on.
+    def opened() -> Client:
+        client = Client(port)
+        client.conn.timeout = 60.0  # a loaded machine answers late: late, not failed
+        if client.conn.sock is not None:
+            client.conn.sock.settimeout(60.0)
+        return client
+
+    screens: list[tuple[Any, tuple[Any, ...]]] = []
+    for game in plan["games"]:
         for _ in range(plan["tablets"]):
-            # A game's tablets tap at the same moment (the worst case); the games are
-            # spread over the interval, as tables play at their own pace.
-            at = g / len(plan["games"]) * plan["tap_every"]
-            threads.append(threading.Thread(target=tablet, args=(game, at)))
-        at = (g / len(plan["games"])) * plan["poll_every"]
-        threads.append(threading.Thread(target=live_view, args=(game, at)))
+            client = opened()
+            screens.append((tablet, (client, game, client.request("GET", f"/games/{game}"))))
+        screens.append((live_view, (opened(), game)))
+    begin = time.monotonic() + 0.5
+    threads = []
+    for g in range(len(plan["games"])):
+        # A game's tablets tap at the same moment (the worst case); the games are spread
+        # over the interval, as tables play at their own pace.
+        at = begin + g / len(plan["games"]) * plan["tap_every"]
+        for target, arguments in screens[
+            g * (plan["tablets"] + 1) : (g + 1) * (plan["tablets"] + 1)
+        ]:
+            threads.append(threading.Thread(target=target, args=(*arguments, at)))
+    print("started", flush=True)  # the server's CPU is counted from here
     for thread in threads:
         thread.start()
-    start.wait()
-    print("started", flush=True)  # the server's CPU is counted from here
     for thread in threads:
         thread.join()
     return {"taps": taps, "polls": polls, "statuses": statuses, "errors": errors}
