@@ -66,9 +66,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def postgres_cluster() -> Iterator[str]:
+def postgres_cluster() -> Iterator[tuple[str, psutil.Process]]:
     """A throwaway PostgreSQL cluster on a loopback port (as scripts/test-postgres.sh
-    starts one, but with fsync on); its URL."""
+    starts one, but with fsync on); its URL and its main process."""
     found = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: p.parent.name)
     if not found:
         raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
@@ -115,7 +115,8 @@ def postgres_cluster() -> Iterator[str]:
             ],
             check=True,
         )
-        yield f"postgresql+psycopg://companion@127.0.0.1:{port}/club"
+        postmaster = int((data / "postmaster.pid").read_text().split()[0])
+        yield f"postgresql+psycopg://companion@127.0.0.1:{port}/club", psutil.Process(postmaster)
     finally:
         subprocess.run(
             [*as_postgres, str(pg_bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
@@ -368,7 +369,10 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 
 def benchmark(args: argparse.Namespace) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="bench-club-") as folder, contextlib_for(args) as url:
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-club-") as folder,
+        database_for(args) as (url, postgres),
+    ):
         url = url or f"sqlite:///{Path(folder) / 'club.sqlite'}"
         games, tap = store_games(url, args.games)
         with server(url, args.workers, args.threads) as (port, process):
@@ -396,6 +400,7 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             watch = MemoryWatch(process)
             watch.thread.start()
             cpu_before = cpu_seconds(process)
+            postgres_before = cpu_seconds(postgres) if postgres else 0.0
             client_process = psutil.Process(clients.pid)
             client_before = cpu_seconds(client_process)
             began = time.monotonic()
@@ -403,6 +408,7 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
             wall = time.monotonic() - began
             cpu = cpu_seconds(process) - cpu_before
             client_cpu = cpu_seconds(client_process) - client_before
+            postgres_cpu = cpu_seconds(postgres) - postgres_before if postgres else None
             watch.stopped.set()
             watch.thread.join()
             if clients.wait() != 0:
@@ -430,18 +436,20 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_ms_per_request": round(1000 * cpu / max(1, len(taps) + len(polls)), 2),
         "server_peak_rss_mb": round(watch.peak / 2**20, 1),
         "client_cpu_s": round(client_cpu, 2),
+        "postgres_cpu_s": None if postgres_cpu is None else round(postgres_cpu, 2),
         "load_average_1min": round(os.getloadavg()[0], 1),
         "cores": os.cpu_count(),
     }
 
 
 @contextmanager
-def contextlib_for(args: argparse.Namespace) -> Iterator[str]:
+def database_for(args: argparse.Namespace) -> Iterator[tuple[str, psutil.Process | None]]:
+    """With --postgres the throwaway cluster's URL and main process; else none (SQLite)."""
     if args.postgres:
-        with postgres_cluster() as url:
-            yield url
+        with postgres_cluster() as found:
+            yield found
     else:
-        yield ""
+        yield "", None
 
 
 def print_report(r: dict[str, Any]) -> None:
@@ -459,6 +467,8 @@ def print_report(r: dict[str, Any]) -> None:
         f"server CPU: {r['server_cpu_s']} s ({r['server_cpu_share']:.0%} of one core), "
         f"{r['server_cpu_ms_per_request']} ms per request; peak memory {r['server_peak_rss_mb']} MB"
     )
+    if r["postgres_cpu_s"] is not None:
+        print(f"PostgreSQL's CPU (its processes, not in the server's): {r['postgres_cpu_s']} s")
     print(
         f"clients' CPU: {r['client_cpu_s']} s; machine: {r['cores']} cores, load average "
         f"{r['load_average_1min']} (other programs' work delays the wall-clock figures)"
