@@ -27,6 +27,7 @@ import signal
 import ssl
 from collections.abc import Sequence
 from dataclasses import dataclass
+from http import HTTPStatus
 
 import h11
 
@@ -75,15 +76,14 @@ class Limits:
 class Refused(Exception):
     """The client is answered with `status` (raw, no body) and its connection closed."""
 
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
         self.status = status
-        self.reason = reason
 
     def response(self) -> bytes:
+        reason = HTTPStatus(self.status).phrase
         return (
-            f"HTTP/1.1 {self.status} {self.reason}\r\n"
-            "Content-Length: 0\r\nConnection: close\r\n\r\n"
+            f"HTTP/1.1 {self.status} {reason}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         ).encode("ascii")
 
 
@@ -256,7 +256,7 @@ class Front:
                 except TimeoutError as late:
                     raise Refused(408, "Request Timeout") from late
                 except h11.RemoteProtocolError as bad:
-                    raise Refused(bad.error_status_hint, "Bad Request") from bad
+                    raise Refused(bad.error_status_hint, str(bad)) from bad
                 if whole is None:
                     break
                 response, body = await ask_backend(self.backend, whole, client)
