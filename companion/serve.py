@@ -4,17 +4,20 @@ Brings the database schema up to date (migrations), backs it up into backups/ be
 it, then serves on every network interface and prints the addresses to open on the
 tablet. Stopped (Ctrl-C, SIGTERM), it checkpoints SQLite's write-ahead log.
 
-Plain HTTP is served by waitress (every platform). `--https` and `--workers N` are
-served by gunicorn's gthread workers (Linux and macOS only: gunicorn needs fork). Its
-TLS handshakes happen on the worker threads, a connection that sends nothing waits in
-the worker's poller without holding a thread, and one gone silent mid-handshake or
-mid-request is let go after a while (companion.tls), so a tablet dropping off the Wi-Fi
-stops no other screen; Werkzeug's server, used before, shook hands in its accept loop,
-where one silent connection froze every screen. cheroot's TLS adapter
-shakes hands in its accept loop too; hypercorn would run this WSGI app through an
-asyncio bridge. gunicorn also runs several processes for a club's many tables (the
-database is migrated once, under the migration lock, before they fork), and keeps
-connections alive between the live view's polls. Nothing here needs the internet.
+Plain HTTP is served by waitress (every platform), which reads each request whole
+before a thread sees it. `--workers N` serves with N gunicorn processes of gthread
+workers (Linux and macOS only: gunicorn needs fork), for a club's many tables (the
+database is migrated once, under the migration lock, before they fork).
+
+`--https` puts a TLS front before either (companion.tls_front, a process of its own that
+holds no server thread while it waits): it shakes hands with each tablet and reads each
+request whole within a deadline per request (not per byte), then hands it to waitress
+or gunicorn on a Unix socket in a folder only this user can open. A tablet that drops
+off the Wi-Fi, or a guest's client that sends a byte now and then, holds a little memory
+until its deadline and no thread: every other screen is served meanwhile. Werkzeug's
+server, used before, shook hands in its accept loop, where one silent connection froze
+every screen; gunicorn's TLS shook hands and read on its worker threads, which eight
+slow clients could hold. Nothing here needs the internet.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shutil
 import signal
 import sqlite3
+import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -34,8 +40,9 @@ from types import FrameType
 from flask import Flask
 from sqlalchemy.engine import URL
 from waitress import serve
+from waitress.server import create_server
 
-from companion import create_app
+from companion import create_app, tls_front
 from companion.db import db
 from companion.db.backup import (
     BACKUPS_KEPT,
@@ -52,11 +59,11 @@ from companion.tls import ensure_certificate
 KEEPALIVE_SECONDS = 75
 # Long enough to finish a request in progress when the server is stopped.
 GRACEFUL_STOP_SECONDS = 10
-# HTTPS: how long a server thread waits for a silent client, in a TLS handshake (a
-# tablet on weak Wi-Fi shakes hands in well under a second) and in a request (a photo
-# upload on weak Wi-Fi may pause); then the thread is free for another screen.
+# HTTPS: how long the TLS front waits for a client's handshake (a tablet on weak Wi-Fi
+# shakes hands in well under a second) and for a whole request from its first byte (a
+# 13 MB photo on a weak Wi-Fi of 2 Mbit/s takes 52 s); then the connection is closed.
 HANDSHAKE_SECONDS = 5.0
-READ_SECONDS = 30.0
+REQUEST_SECONDS = 60.0
 
 
 def freeze_startup_heap() -> None:
@@ -119,6 +126,18 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--cert", type=Path, help="with --https: a certificate (PEM) to use")
     parser.add_argument("--key", type=Path, help="with --https: the certificate's key (PEM)")
     parser.add_argument(
+        "--handshake-seconds",
+        type=float,
+        default=HANDSHAKE_SECONDS,
+        help="with --https: a connection's TLS handshake must end within this (5)",
+    )
+    parser.add_argument(
+        "--request-seconds",
+        type=float,
+        default=REQUEST_SECONDS,
+        help="with --https: a request, headers and body, must arrive within this (60)",
+    )
+    parser.add_argument(
         "--workers",
         type=positive,
         help="serve with N gunicorn processes, for a club's many tables (Linux, macOS)",
@@ -128,14 +147,16 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--cert and --key go together")
     if args.cert is not None and not args.https:
         parser.error("--cert and --key need --https")
-    if uses_gunicorn(args) and sys.platform == "win32":
-        parser.error("--https and --workers need gunicorn, which runs on Linux and macOS only")
+    if min(args.handshake_seconds, args.request_seconds) <= 0:
+        parser.error("--handshake-seconds and --request-seconds must be above zero")
+    if (args.https or args.workers) and sys.platform == "win32":
+        parser.error("--https and --workers run on Linux and macOS only")
     return args
 
 
 def uses_gunicorn(args: argparse.Namespace) -> bool:
-    """gunicorn serves HTTPS and several processes; waitress the rest."""
-    return bool(args.https or args.workers)
+    """gunicorn serves several processes; waitress one."""
+    return bool(args.workers)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -170,25 +191,103 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run_server(app: Flask, args: argparse.Namespace) -> None:
-    """Serve until stopped: waitress for plain HTTP, gunicorn for --https or --workers."""
-    if not uses_gunicorn(args):
-        serve(app, host=args.host, port=args.port, threads=args.threads, ident="companion")
+    """Serve until stopped: waitress, or gunicorn for --workers; with --https, behind
+    the TLS front."""
+    if not args.https:
+        serve_plainly(app, args, host=args.host, port=args.port)
         return
-    from companion.serve_gunicorn import GunicornPlan, serve_with_gunicorn
+    folder = Path(tempfile.mkdtemp(prefix="companion-"))  # 0700: this user's only
+    socket_path = folder / "app.sock"
+    owner = os.getpid()
+    try:
+        cert, key = certificate_files(app, args)
+        with tls_front_running(args, cert, key, socket_path):
+            serve_plainly(app, args, unix_socket=socket_path)
+    finally:
+        if os.getpid() == owner:  # not a gunicorn worker that ends
+            shutil.rmtree(folder, ignore_errors=True)
 
-    tls = certificate_files(app, args) if args.https else None
-    plan = GunicornPlan(
-        host=args.host,
-        port=args.port,
-        workers=args.workers or 1,
-        threads=args.threads,
-        keepalive_seconds=KEEPALIVE_SECONDS,
-        graceful_stop_seconds=GRACEFUL_STOP_SECONDS,
-        handshake_seconds=HANDSHAKE_SECONDS,
-        read_seconds=READ_SECONDS,
-        tls=tls,
-    )
-    serve_with_gunicorn(app, plan)
+
+def serve_plainly(
+    app: Flask,
+    args: argparse.Namespace,
+    *,
+    host: str = "",
+    port: int = 0,
+    unix_socket: Path | None = None,
+) -> None:
+    """Plain HTTP on host:port or, behind the TLS front, on its Unix socket (whose every
+    request came over HTTPS)."""
+    if uses_gunicorn(args):
+        from companion.serve_gunicorn import GunicornPlan, serve_with_gunicorn
+
+        plan = GunicornPlan(
+            host=host,
+            port=port,
+            workers=args.workers,
+            threads=args.threads,
+            keepalive_seconds=KEEPALIVE_SECONDS,
+            graceful_stop_seconds=GRACEFUL_STOP_SECONDS,
+            unix_socket=unix_socket,
+        )
+        serve_with_gunicorn(app, plan)
+    elif unix_socket is None:
+        serve(app, host=host, port=port, threads=args.threads, ident="companion")
+    else:
+        server = create_server(
+            app,
+            unix_socket=str(unix_socket),
+            unix_socket_perms="600",
+            url_scheme="https",
+            threads=args.threads,
+            ident="companion",
+        )
+        try:
+            server.run()
+        finally:
+            server.close()
+
+
+@contextmanager
+def tls_front_running(
+    args: argparse.Namespace, cert: Path, key: Path, socket_path: Path
+) -> Iterator[None]:
+    """The TLS front (companion.tls_front), listening on the given host and port and
+    handing requests to `socket_path`, for as long as the block runs. A port it cannot
+    listen on ends the start with its message."""
+    command = [
+        sys.executable,
+        "-P",  # only the standard library and h11: not the app's folder
+        tls_front.__file__,
+        *("--host", args.host, "--port", str(args.port)),
+        *("--cert", str(cert), "--key", str(key), "--backend", str(socket_path)),
+        *("--handshake-seconds", str(args.handshake_seconds)),
+        *("--request-seconds", str(args.request_seconds)),
+        *("--idle-seconds", str(KEEPALIVE_SECONDS)),
+        "--parent-pipe",
+    ]
+    front = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    owner = os.getpid()
+    try:
+        assert front.stdout is not None
+        if front.stdout.readline().strip() != b"ready":
+            raise SystemExit(f"The HTTPS front could not listen on {args.host}:{args.port}.")
+        yield
+    finally:
+        if os.getpid() == owner:  # not a gunicorn worker that ends
+            stop_front(front)
+
+
+def stop_front(front: subprocess.Popen[bytes]) -> None:
+    """Stop the TLS front, at once (a request it holds has no thread to finish on)."""
+    if front.stdin is not None:
+        front.stdin.close()  # the front stops when its pipe closes
+    front.terminate()
+    try:
+        front.wait(GRACEFUL_STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        front.kill()
+        front.wait()
 
 
 def certificate_files(app: Flask, args: argparse.Namespace) -> tuple[Path, Path]:

@@ -1,4 +1,5 @@
-"""gunicorn for `python -m companion.serve --https` or `--workers N` (Linux and macOS).
+"""gunicorn for `python -m companion.serve --workers N` (Linux and macOS); with `--https`
+it listens on the TLS front's Unix socket (companion.tls_front).
 
 Imported only in those modes: gunicorn needs fork and fcntl, which Windows lacks.
 """
@@ -6,8 +7,6 @@ Imported only in those modes: gunicorn needs fork and fcntl, which Windows lacks
 from __future__ import annotations
 
 import os
-import ssl
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,12 +15,12 @@ from flask import Flask
 from gunicorn.app.base import BaseApplication
 
 from companion.db import db
-from companion.tls import server_context
 
 
 @dataclass(frozen=True)
 class GunicornPlan:
-    """How gunicorn serves: where, how many processes and threads, and the TLS files."""
+    """How gunicorn serves: where (an address, or the TLS front's Unix socket), how many
+    processes and threads."""
 
     host: str
     port: int
@@ -29,45 +28,26 @@ class GunicornPlan:
     threads: int
     keepalive_seconds: int
     graceful_stop_seconds: int
-    handshake_seconds: float
-    read_seconds: float
-    tls: tuple[Path, Path] | None = None  # certificate, key
+    unix_socket: Path | None = None  # behind the TLS front: host and port are the front's
 
     def options(self) -> dict[str, Any]:
         """gunicorn's settings for this plan."""
         host = f"[{self.host}]" if ":" in self.host else self.host
+        bind = f"{host}:{self.port}" if self.unix_socket is None else f"unix:{self.unix_socket}"
         options: dict[str, Any] = {
-            "bind": [f"{host}:{self.port}"],
+            "bind": [bind],
             "workers": self.workers,
             "worker_class": "gthread",
             "threads": self.threads,
             "keepalive": self.keepalive_seconds,
             "graceful_timeout": self.graceful_stop_seconds,
-            "forwarded_allow_ips": "",  # no proxy in front: no one may claim HTTPS
+            # No client may claim HTTPS; the TLS front, on the Unix socket, is trusted.
+            "forwarded_allow_ips": "",
             "control_socket_disable": True,  # no socket file in the user's home
             "proc_name": "companion",
             "loglevel": "warning",
         }
-        if self.tls is not None:
-            options["certfile"], options["keyfile"] = (str(path) for path in self.tls)
-            contexts = OneContext(*self.tls, self.handshake_seconds, self.read_seconds)
-            options["ssl_context"] = contexts.for_gunicorn
         return options
-
-
-class OneContext:
-    """gunicorn's ssl_context hook, which it calls for each connection: one context per
-    process, made on first use, whose waits for a client are bounded (companion.tls)."""
-
-    def __init__(self, cert: Path, key: Path, handshake_seconds: float, read_seconds: float):
-        self.files = (cert, key)
-        self.limits = (handshake_seconds, read_seconds)
-        self.context: ssl.SSLContext | None = None
-
-    def for_gunicorn(self, config: Any, default: Callable[[], ssl.SSLContext]) -> ssl.SSLContext:
-        if self.context is None:
-            self.context = server_context(*self.files, *self.limits)
-        return self.context
 
 
 class CompanionServer(BaseApplication):  # type: ignore[misc]

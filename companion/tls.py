@@ -1,14 +1,12 @@
 """TLS for the HTTPS run mode (the live camera needs a secure page): a self-signed
-certificate, and the server's context, which bounds each connection's handshake."""
+certificate. The TLS front that serves it is companion.tls_front."""
 
 from __future__ import annotations
 
 import datetime as dt
 import ipaddress
 import socket
-import ssl
 from pathlib import Path
-from typing import Any
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -57,56 +55,3 @@ def ensure_certificate(folder: Path, addresses: list[str]) -> tuple[Path, Path]:
     key_path.chmod(0o600)
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return cert_path, key_path
-
-
-class BoundedWaitsSocket(ssl.SSLSocket):
-    """A server connection whose every wait for the client is bounded: the handshake by
-    the context's handshake_seconds, each later read by its read_seconds (gunicorn sets
-    its sockets blocking, with no limit). A client gone silent ends like one that hung
-    up (an EOF: gunicorn closes the connection quietly), and frees its server thread."""
-
-    context: BoundedWaitsContext
-
-    def do_handshake(self, block: bool = False) -> None:
-        try:
-            super().do_handshake(block)
-        except TimeoutError as silent:
-            raise ssl.SSLEOFError(ssl.SSL_ERROR_EOF, "silent during the handshake") from silent
-        self.settimeout(self.context.read_seconds)
-
-    def read(self, len: int = 1024, buffer: Any = None) -> Any:
-        try:
-            return super().read(len, buffer)
-        except TimeoutError as silent:
-            raise ssl.SSLEOFError(ssl.SSL_ERROR_EOF, "silent during a request") from silent
-
-    def setblocking(self, flag: bool) -> None:
-        if flag:
-            self.settimeout(self.context.read_seconds)
-        else:
-            super().setblocking(False)
-
-
-class BoundedWaitsContext(ssl.SSLContext):
-    """A server context whose connections wait for their client a bounded time: a
-    tablet gone mid-handshake or mid-request frees its thread instead of holding it."""
-
-    sslsocket_class = BoundedWaitsSocket
-    handshake_seconds: float = 5.0
-    read_seconds: float = 30.0
-
-    def wrap_socket(self, sock: socket.socket, *args: Any, **kwargs: Any) -> ssl.SSLSocket:
-        sock.settimeout(self.handshake_seconds)
-        return super().wrap_socket(sock, *args, **kwargs)
-
-
-def server_context(
-    cert: Path, key: Path, handshake_seconds: float, read_seconds: float
-) -> ssl.SSLContext:
-    """The TLS context to serve `cert` with (TLS 1.2 or later)."""
-    context = BoundedWaitsContext(ssl.PROTOCOL_TLS_SERVER)
-    context.handshake_seconds = handshake_seconds
-    context.read_seconds = read_seconds
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    context.load_cert_chain(cert, key)
-    return context

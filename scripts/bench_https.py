@@ -3,7 +3,7 @@
     nice .venv/bin/python scripts/bench_https.py
 
 Makes a solo game a few taps in on a temporary SQLite file, starts the real server
-(`python -m companion.serve --https`, gunicorn's gthread worker) with a self-signed
+(`python -m companion.serve --https`: the TLS front before waitress) with a self-signed
 certificate, and sends the live view's poll (`/games/<id>/live/board?v=<current>`):
 over one kept-alive connection, as a screen does; on a new connection each time (a TLS
 handshake per poll); and kept alive again while 16 connections sit idle and 4 stopped

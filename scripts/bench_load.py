@@ -9,12 +9,20 @@ once asking for no compression (what every load cost before issue 20) and once w
 `Accept-Encoding: gzip, deflate` (what a browser sends over plain HTTP). For each it prints
 the bytes on the wire, the server's and this client's CPU time and the wall time; then
 how long those bytes take on a weak Wi-Fi (1 Mbit/s) and what a second visit asks for.
+
+    .venv/bin/python scripts/bench_load.py --clients 4
+
+measures instead N devices tapping one game at the same moment, once a second, with a
+live view polling it, against the real `companion.serve` (scripts/bench_club.py with
+one game and N tablets: see there).
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import re
+import sys
 import tempfile
 import threading
 import time
@@ -90,7 +98,21 @@ def measure(port: int, urls: list[str], encoding: str) -> None:
         print("second visit: none of them is asked for again (" + "; ".join(caching) + ")")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="scripts/bench_load.py")
+    parser.add_argument("--clients", type=int, help="N devices tapping one game at once")
+    parser.add_argument("--seconds", type=float, default=20.0, help="with --clients (20)")
+    args, rest = parser.parse_known_args(argv)
+    if args.clients is not None:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_club
+
+        club = ["--games", "1", "--tablets", str(args.clients), "--tap-every", "1"]
+        club += ["--seconds", str(args.seconds)]
+        bench_club.main([*club, *rest])
+        return
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     with tempfile.TemporaryDirectory() as tmp:
         app = migrated(
             create_app(

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import gc
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -59,7 +63,7 @@ def test_the_command_line_defaults_to_waitress_on_port_5000():
     assert not serve.uses_gunicorn(args)
 
 
-def test_https_and_workers_are_served_by_gunicorn(tmp_path):
+def test_workers_are_served_by_gunicorn_and_one_process_by_waitress(tmp_path):
     cert, key = tmp_path / "c.pem", tmp_path / "k.pem"
     args = serve.parse_arguments(
         ["--https", "--cert", str(cert), "--key", str(key), "--workers", "3", "--threads", "4"]
@@ -68,7 +72,7 @@ def test_https_and_workers_are_served_by_gunicorn(tmp_path):
     assert (args.cert, args.key) == (cert, key)
     assert serve.uses_gunicorn(args)
     assert serve.uses_gunicorn(serve.parse_arguments(["--workers", "2"]))
-    assert serve.uses_gunicorn(serve.parse_arguments(["--https"]))
+    assert not serve.uses_gunicorn(serve.parse_arguments(["--https"]))  # behind the front
 
 
 @pytest.mark.parametrize(
@@ -79,6 +83,7 @@ def test_https_and_workers_are_served_by_gunicorn(tmp_path):
         (["--workers", "two"], "invalid positive value"),
         (["--https", "--cert", "c.pem"], "--cert and --key go together"),
         (["--cert", "c.pem", "--key", "k.pem"], "--cert and --key need --https"),
+        (["--https", "--request-seconds", "0"], "must be above zero"),
     ],
 )
 def test_bad_options_exit_with_a_clear_message(argv, message, capsys):
@@ -99,15 +104,22 @@ def test_gunicorn_is_refused_on_windows_with_a_clear_message(monkeypatch, capsys
 def test_https_mode_makes_the_session_cookie_secure_and_serves_the_given_certificate(
     tmp_path, monkeypatch
 ):
-    from companion import serve_gunicorn
-
     seen: dict[str, Any] = {}
 
-    def fake_gunicorn(app: Flask, plan: serve_gunicorn.GunicornPlan) -> None:
-        seen["secure"] = app.config["SESSION_COOKIE_SECURE"]
-        seen["plan"] = plan
+    @contextmanager
+    def fake_front(
+        args: argparse.Namespace, cert: Path, key: Path, socket_path: Path
+    ) -> Iterator[None]:
+        seen["front"] = (cert, key, args.handshake_seconds, args.request_seconds)
+        seen["folder mode"] = socket_path.parent.stat().st_mode & 0o777
+        yield
 
-    monkeypatch.setattr(serve_gunicorn, "serve_with_gunicorn", fake_gunicorn)
+    def fake_serve(app: Flask, args: argparse.Namespace, **where: Any) -> None:
+        seen["secure"] = app.config["SESSION_COOKIE_SECURE"]
+        seen["where"] = where
+
+    monkeypatch.setattr(serve, "tls_front_running", fake_front)
+    monkeypatch.setattr(serve, "serve_plainly", fake_serve)
     monkeypatch.setenv("COMPANION_SQLALCHEMY_DATABASE_URI", f"sqlite:///{tmp_path / 'c.sqlite'}")
     monkeypatch.setenv("COMPANION_SECRET_KEY", "test")
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
@@ -116,14 +128,12 @@ def test_https_mode_makes_the_session_cookie_secure_and_serves_the_given_certifi
         assert serve.main([*argv, "--port", "0"]) == 0
     finally:
         gc.unfreeze()
-    plan = seen["plan"]
     assert seen["secure"] is True
-    assert (plan.tls, plan.workers, plan.threads) == ((cert, key), 1, 8)
-    options = plan.options()
-    assert options["worker_class"] == "gthread"
-    assert (options["certfile"], options["keyfile"]) == (str(cert), str(key))
-    assert options["bind"] == ["127.0.0.1:0"]
-    assert (plan.handshake_seconds, plan.read_seconds) == (5.0, 30.0)
+    assert seen["front"] == (cert, key, serve.HANDSHAKE_SECONDS, serve.REQUEST_SECONDS)
+    assert seen["folder mode"] == 0o700  # only this user reaches the app's plain socket
+    socket_path = seen["where"]["unix_socket"]
+    assert socket_path.name == "app.sock"
+    assert not socket_path.parent.exists()  # removed after the stop
 
 
 def test_gunicorn_keeps_connections_alive_longer_than_the_polls_interval():
@@ -137,8 +147,6 @@ def test_gunicorn_keeps_connections_alive_longer_than_the_polls_interval():
         threads=8,
         keepalive_seconds=serve.KEEPALIVE_SECONDS,
         graceful_stop_seconds=serve.GRACEFUL_STOP_SECONDS,
-        handshake_seconds=serve.HANDSHAKE_SECONDS,
-        read_seconds=serve.READ_SECONDS,
     )
     options = plan.options()
     app = create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
@@ -146,3 +154,20 @@ def test_gunicorn_keeps_connections_alive_longer_than_the_polls_interval():
     assert options["keepalive"] > 10 * poll_seconds
     assert options["bind"] == ["[::]:5000"]
     assert options["workers"] == 2 and "certfile" not in options
+
+
+def test_behind_the_tls_front_gunicorn_listens_on_its_unix_socket(tmp_path):
+    from companion.serve_gunicorn import GunicornPlan
+
+    plan = GunicornPlan(
+        host="0.0.0.0",
+        port=5000,
+        workers=2,
+        threads=8,
+        keepalive_seconds=serve.KEEPALIVE_SECONDS,
+        graceful_stop_seconds=serve.GRACEFUL_STOP_SECONDS,
+        unix_socket=tmp_path / "app.sock",
+    )
+    options = plan.options()
+    assert options["bind"] == [f"unix:{tmp_path / 'app.sock'}"]
+    assert options["forwarded_allow_ips"] == ""  # no TCP client may claim HTTPS
