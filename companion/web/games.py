@@ -14,7 +14,7 @@ from jinja2_fragments.flask import render_block, render_blocks
 from companion import services
 from companion.clock_store import clock_of
 from companion.db.models import utc_now
-from companion.lan import lan_addresses, svg_qr
+from companion.lan import reachable_addresses, svg_qr, url_of
 from companion.lookup.checklist import Names, checklist
 from companion.lru import LRU
 from companion.rules.actions import IllegalAction
@@ -86,12 +86,11 @@ def home() -> ResponseReturnValue:
 
 def _other_device_address() -> dict[str, object] | None:
     """This server's address on the local network, for a tablet or phone to open (with its
-    QR code), or None when the machine has no such address."""
-    addresses = lan_addresses()
+    QR code), or None when it has none (or `companion.serve --host` listens on loopback)."""
+    addresses = reachable_addresses(current_app.config.get("SERVE_HOST"))
     if not addresses:
         return None
-    port = urlsplit(request.host_url).port
-    url = f"{request.scheme}://{addresses[0]}{f':{port}' if port else ''}/"
+    url = url_of(request.scheme, addresses[0], urlsplit(request.host_url).port)
     size, path = svg_qr(url)
     return {"url": url, "size": size, "path": path}
 
