@@ -24,6 +24,7 @@ from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
 from companion.web.present import clock, page
+from companion.web.present.fix import corrections
 from companion.web.present.round_end import round_end as present_round_end
 
 bp = Blueprint("games", __name__)
@@ -146,6 +147,7 @@ def _fix(
     view: services.GameView, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
     context = _context(view, error)
+    context["fix"] = corrections(view.state)
     html = render_block(FIX, "fix", **context) if is_htmx() else render_template(FIX, **context)
     return html, status
 
