@@ -93,9 +93,11 @@ def test_influence_can_be_corrected_during_the_round_end_chores():
     its VP [RB p.7], and the card then waits again for the start tap."""
     s = to_round_end(idle_rivals(solo()))
     s = house(s, "p1", influence=(3, 0, 0, 0))
+    assert s.prompt is not None
     fixed = apply(s, Adjust("p1", "influence:emperor", 1, "manual"))
     assert fixed.house("p1").inf("emperor") == 4
     assert fixed.alliances.get("emperor") == "p1"
+    assert fixed.house("p1").vp == s.house("p1").vp + 1  # the Alliance's VP
     assert fixed.prompt is not None and fixed.prompt.kind == "round_end"
     assert fixed.prompt.decider == s.prompt.decider and fixed.round == s.round
     assert answer(fixed, "start").round == s.round + 1
