@@ -80,9 +80,10 @@ def test_the_card_says_to_clear_the_conflict_after_the_rewards(game):
     body = game.page(game_id)
     line = re.search(r"After the Combat</strong> ([^<]+)</li>", body)
     assert line is not None
+    assert line.group(1).startswith("Return the troops of ")
     assert line.group(1).endswith(
-        ": take your troops in the Conflict back to your supply (not your garrison), then "
-        "reset every Combat marker to 0."
+        " from the Conflict to their supply (not the garrison), then reset every Combat "
+        "marker to 0."
     )
     assert all(name in line.group(1) for name in fought) and "Ann" not in line.group(1)
     # The chore comes after the rewards and before the bonus spice (RB p.12, Phases 3-4).

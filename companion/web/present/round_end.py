@@ -76,7 +76,7 @@ def _cleanup(state: GameState, combat: Entry) -> str:
         return ""
     return str(
         _(
-            "%(houses)s: take your troops in the Conflict back to your supply (not your "
+            "Return the troops of %(houses)s from the Conflict to their supply (not the "
             "garrison), then reset every Combat marker to 0.",
             houses=together(names),
         )
