@@ -77,3 +77,17 @@ def test_while_a_question_is_under_way_influence_is_greyed(game):
         game.act(game_id, action="reveal", house=state.turn)
     refused = assert_buttons_follow_the_engine(game, game_id)
     assert Adjust("p1", "influence:emperor", 1, "manual") in refused
+
+
+def test_control_markers_offer_every_scoring_house_and_none(game):
+    """House Hagal never controls a space [RB p.19]: in a two-player game its name is not
+    among the Control marker buttons."""
+    game_id = game.new_2p()
+    body = game.client.get(f"/games/{game_id}/fix").get_data(as_text=True)
+    for space in ("arrakeen", "carthag", "imperial_basin"):
+        forms = pages.action_forms(body, action="set_control", space=space)
+        assert sorted(f.fields["house"] for f in forms) == ["", "p1", "p2"]
+    (carthag,) = pages.action_forms(body, action="set_control", space="carthag", house="p2")
+    fields = {k: v for k, v in carthag.fields.items() if k not in ("csrf_token", "version")}
+    assert game.act_form(game_id, fields).status_code == 303
+    assert game.state(game_id).control.get("carthag") == "p2"
