@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import socket
 
 import psutil
@@ -20,6 +21,39 @@ def lan_addresses() -> list[str]:
         if address.family == socket.AF_INET
     }
     return sorted(a for a in found if not a.startswith(("127.", "169.254.")))
+
+
+# The hosts that mean "every interface" to a server.
+EVERY_INTERFACE = frozenset({"", "0.0.0.0", "::"})
+
+
+def is_loopback(host: str) -> bool:
+    """True for a host only this machine can reach: localhost, 127.x.x.x, ::1."""
+    name = host.strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def reachable_addresses(host: str | None) -> list[str]:
+    """The addresses another device on the network can open a server listening on `host`
+    at: every LAN address for every interface (or an unknown host), none for loopback,
+    else the host itself."""
+    if host is None or host in EVERY_INTERFACE:
+        return lan_addresses()
+    if is_loopback(host):
+        return []
+    return [host]
+
+
+def url_of(scheme: str, host: str, port: int | None) -> str:
+    """The address of a server on `host` and `port`, an IPv6 host in brackets."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    return f"{scheme}://{host}{f':{port}' if port else ''}/"
 
 
 def terminal_qr(url: str) -> str:

@@ -51,7 +51,14 @@ from companion.db.backup import (
     rotating_backup,
 )
 from companion.db.migrate import migrated
-from companion.lan import lan_addresses, terminal_qr
+from companion.lan import (
+    EVERY_INTERFACE,
+    is_loopback,
+    lan_addresses,
+    reachable_addresses,
+    terminal_qr,
+    url_of,
+)
 from companion.tls import ensure_certificate
 
 # Longer than any poll's interval (the live view's, the table's follow poll), so each
@@ -170,14 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     freeze_startup_heap()
     where = url.database if url.get_backend_name() == "sqlite" else url.render_as_string()
     print(f"Games are stored in {where} (backups: see README)")
-    scheme = "https" if args.https else "http"
-    print(f"On this machine: {scheme}://localhost:{args.port}/")
-    addresses = lan_addresses()
-    for address in addresses:
-        print(f"On the tablet (same network): {scheme}://{address}:{args.port}/")
-    if addresses:
-        print("Or point the tablet's camera at this code:")
-        print(terminal_qr(f"{scheme}://{addresses[0]}:{args.port}/"))
+    app.config["SERVE_HOST"] = args.host  # the home page's "Open on the tablet" address
+    print(listening_lines(args.host, args.port, "https" if args.https else "http"))
     serving_process = os.getpid()
     try:
         with sigterm_as_ctrl_c():
@@ -188,6 +189,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.getpid() == serving_process:  # not a gunicorn worker that ends
             stopped(app)
     return 0
+
+
+def listening_lines(host: str, port: int, scheme: str) -> str:
+    """Where the server can be opened, as printed at the start: on this machine, then on
+    the tablet with a QR code, each an address the server listens on (none for the
+    tablet when it listens on loopback only)."""
+    if host in EVERY_INTERFACE:
+        lines = [f"On this machine: {url_of(scheme, 'localhost', port)}"]
+    elif is_loopback(host):
+        lines = [
+            f"On this machine: {url_of(scheme, host, port)}",
+            f"Listening on {host} only: no other device can open it (start without --host "
+            "to serve a tablet).",
+        ]
+    else:
+        lines = [f"Listening on {host} only."]
+    addresses = reachable_addresses(host)
+    lines += [f"On the tablet (same network): {url_of(scheme, a, port)}" for a in addresses]
+    if addresses:
+        lines += ["Or point the tablet's camera at this code:"]
+        lines += [terminal_qr(url_of(scheme, addresses[0], port))]
+    return "\n".join(lines)
 
 
 def run_server(app: Flask, args: argparse.Namespace) -> None:

@@ -127,6 +127,9 @@ class SpaceDef:
     gives_intrigue: bool
     explanation: str
     removed_with: tuple[CardSet, ...] = ()
+    # The Solari, spice and water the space gives outright (its `effects` say it in words;
+    # a Maker space's harvest is `base_spice`, Sell Melange's exchange is chosen).
+    gain: Resources = Resources()
     # Rise of Ix icons on the space (Ix rulebook p.12): Freighter moves, dreadnoughts to
     # commission, Acquire Tech with `tech_discount` spice off, Negotiators to place on Ix.
     # `ix_choose_one`: the player takes one of these icons, not all (Tech Negotiation).

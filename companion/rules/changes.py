@@ -7,9 +7,11 @@ house's changes carry its id, so the table screen can group them per house.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 
-from companion.rules.catalog import FACTIONS
+from companion.rules.catalog import FACTIONS, RESOURCES, Resources
+from companion.rules.setup import mentat_cost
 from companion.rules.state import Entry, GameState, House
 
 # Numbers the table keeps with pieces, per house (solo Rivals' resources, Rise of Ix).
@@ -29,10 +31,88 @@ def board_changes(before: GameState, after: GameState) -> list[Entry]:
     """The physical changes from `before` to `after`, the table's changes first, then each
     house's."""
     out = _table_changes(before, after)
+    undone, done = _log_difference(before, after)
+    bank = {"undo": _bank(before, undone), "redo": _bank(after, done)}
     for old in before.houses:
         new = after.house(old.id)
         out += _markers(before, after, old.id)
         out += [_entry(after, kind, old.id, data) for kind, data in _house_changes(old, new)]
+        for way, counts in bank.items():
+            out += [
+                _entry(after, kind, old.id, data)
+                for kind, data in _bank_changes(way, counts.get(old.id))
+            ]
+    return out
+
+
+def _log_difference(before: GameState, after: GameState) -> tuple[tuple[Entry, ...], ...]:
+    """The log lines only `before` has (undone), and those only `after` has (done)."""
+    same = 0
+    for old, new in zip(before.log, after.log, strict=False):
+        if old is not new and old != new:
+            break
+        same += 1
+    return before.log[same:], after.log[same:]
+
+
+# What a player's lines got from the bank or their supply: the amounts of a Conflict
+# reward they were told to take, and of a control bonus.
+TAKEN = (*RESOURCES, "intrigue", "troops")
+
+
+def _bank(state: GameState, entries: Sequence[Entry]) -> dict[str, Counter[str]]:
+    """Per player, what these log lines gave them (a cost paid counts below 0): a board
+    space's cost and gain [RB pp.8-9; the Mentat's cost p.20], a Maker space's harvest
+    with its bonus spice [RB p.12], a control bonus [RB p.9] and the Solari, spice, water,
+    Intrigue cards and troops of a Conflict reward [RB p.12]. Rivals' resources are
+    counted by the engine itself (`COUNTED`)."""
+    out: dict[str, Counter[str]] = {}
+    for entry in entries:
+        if entry.house is None or not _is_player(state, entry.house):
+            continue
+        got = out.setdefault(entry.house, Counter())
+        if entry.kind == "agent":
+            space = state.catalog.spaces.get(str(entry.data.get("space")))
+            if space is None:
+                continue
+            cost = (
+                Resources(solari=mentat_cost(state.setup)) if space.id == "mentat" else space.cost
+            )
+            for resource in RESOURCES:
+                got[resource] += getattr(space.gain, resource) - getattr(cost, resource)
+        elif entry.kind == "harvest":
+            got["spice"] += _number(entry.data.get("spice"))
+        elif entry.kind in ("take", "control_bonus"):
+            for key in TAKEN:
+                got[key] += _number(entry.data.get(key))
+    return out
+
+
+def _is_player(state: GameState, house_id: str) -> bool:
+    try:
+        return state.house(house_id).is_human
+    except KeyError:
+        return False
+
+
+def _number(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _bank_changes(way: str, got: Counter[str] | None) -> list[tuple[str, dict[str, object]]]:
+    """What a player gives back or takes back after Undo, or takes or pays again after
+    Redo, in the order: resources and cards gained, resources paid, troops recruited."""
+    if not got:
+        return []
+    gained: dict[str, object] = {k: n for k in (*RESOURCES, "intrigue") if (n := got[k]) > 0}
+    paid: dict[str, object] = {k: -n for k in RESOURCES if (n := got[k]) < 0}
+    out: list[tuple[str, dict[str, object]]] = []
+    if gained:
+        out.append((f"board_{way}_gained", gained))
+    if paid:
+        out.append((f"board_{way}_paid", paid))
+    if got["troops"] > 0:
+        out.append((f"board_{way}_recruited", {"n": got["troops"]}))
     return out
 
 

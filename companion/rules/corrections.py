@@ -49,7 +49,8 @@ def adjust_problem(draft: Draft, action: Adjust) -> Message | None:
         faction = action.field.split(":", 1)[1]
         if faction not in FACTIONS:
             return Message(N_("Unknown Faction."))
-        if draft.prompt is not None:
+        if draft.prompt is not None and not _between_rounds(draft):
+            # A cube moved mid-task could need a question of its own (an Alliance).
             return Message(N_("First answer the question on screen."))
         if not 0 <= house.inf(faction) + action.delta <= MAX_INFLUENCE:
             return Message(N_("Influence goes from 0 to %(top)s."), top=MAX_INFLUENCE)
@@ -67,11 +68,20 @@ def adjust(draft: Draft, action: Adjust) -> None:
         draft.gain_vp(action.house, action.delta, action.reason, "")  # type: ignore[arg-type]
     elif action.field.startswith("influence:"):
         faction = action.field.split(":", 1)[1]
+        if draft.prompt is not None:  # the End of Round card: asked again after the cube
+            draft.queue.insert(0, draft.prompt.task)
+            draft.prompt = None
         set_influence(draft, action.house, faction, house.inf(faction) + action.delta)
     else:
         draft.put(action.house, **{action.field: int(getattr(house, action.field)) + action.delta})
     _no_negative_vp(draft)
     draft.emit("adjust", action.house, field=action.field, delta=action.delta, reason=action.reason)
+
+
+def _between_rounds(draft: Draft) -> bool:
+    """The game waits for the End of Round chores [RB p.12 Phases 3-5]: no task is under
+    way, so a correction may move a cube (and its Alliance question comes first)."""
+    return draft.prompt is not None and draft.prompt.kind == "round_end"
 
 
 def _adjustable_problem(draft: Draft, house: House, action: Adjust) -> Message | None:

@@ -203,6 +203,15 @@ TEMPLATES: Mapping[str, str] = {
     "board_alliance_off": N_("give back the %(faction)s Alliance"),
     "board_alliance_on": N_("take the %(faction)s Alliance"),
     "board_first": N_("take the First Player marker"),
+    # What a player got from the bank or paid to it, undone or done again.
+    "board_undo_gained": N_("give back %(what)s"),
+    "board_undo_paid": N_("take back the %(what)s you paid"),
+    "board_undo_recruited": N_("return %(n)s troops from your garrison to your supply"),
+    "board_undo_recruited_one": N_("return 1 troop from your garrison to your supply"),
+    "board_redo_gained": N_("take %(what)s again"),
+    "board_redo_paid": N_("pay %(what)s again"),
+    "board_redo_recruited": N_("put %(n)s troops from your supply in your garrison again"),
+    "board_redo_recruited_one": N_("put 1 troop from your supply in your garrison again"),
 }
 # Wordings with a twin for a count of one (kind + "_one"), by the field that counts.
 ONE = {
@@ -212,7 +221,14 @@ ONE = {
     "swords": "swords",
     "transports": "troops",
     **dict.fromkeys(
-        ("board_troops_less", "board_troops_more", "board_garrison_less", "board_garrison_more"),
+        (
+            "board_troops_less",
+            "board_troops_more",
+            "board_garrison_less",
+            "board_garrison_more",
+            "board_undo_recruited",
+            "board_redo_recruited",
+        ),
         "n",
     ),
 }
@@ -599,6 +615,16 @@ def _tech_trash(entry: Entry, data: Data, names: _Names) -> Data:
     return {"vp": Message(N_(": +1 VP")) if data.get("tile") == "spy_satellites" else ""}
 
 
+def _bank_amounts(entry: Entry, data: Data, names: _Names) -> Data:
+    """ "2 spice", "3 Solari, 1 Intrigue card": what a player got from the bank or paid."""
+    parts = _amounts(data, ("solari", "spice", "water"))
+    if data.get("intrigue"):
+        parts.append(
+            _count(data["intrigue"], N_("%(n)s Intrigue card"), N_("%(n)s Intrigue cards"))
+        )
+    return {"what": listed(parts)}
+
+
 # The values a kind of log entry needs beyond its data and the names of what it refers to.
 _DETAILS: Mapping[str, Details] = {
     "setup": _first_player,
@@ -632,6 +658,10 @@ _DETAILS: Mapping[str, Details] = {
     "offer": _offer,
     "tech_income": _tech_income,
     "tech_trash": _tech_trash,
+    **dict.fromkeys(
+        ("board_undo_gained", "board_undo_paid", "board_redo_gained", "board_redo_paid"),
+        _bank_amounts,
+    ),
 }
 
 

@@ -64,8 +64,7 @@ from companion.rules.catalog import (
 from companion.web import language
 from companion.web.htmx import error_answer, is_htmx
 from companion.web.language import card_text, translated
-from companion.web.present.board import listed
-from companion.web.present.rewards import reward_words
+from companion.web.present.words import listed, reward_words
 
 bp = Blueprint("cards", __name__)
 INDEX: Final[str] = "cards/index.html"

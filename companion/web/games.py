@@ -14,7 +14,7 @@ from jinja2_fragments.flask import render_block, render_blocks
 from companion import services
 from companion.clock_store import clock_of
 from companion.db.models import utc_now
-from companion.lan import lan_addresses, svg_qr
+from companion.lan import reachable_addresses, svg_qr, url_of
 from companion.lookup.checklist import Names, checklist
 from companion.lru import LRU
 from companion.rules.actions import IllegalAction
@@ -24,6 +24,7 @@ from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
 from companion.web.present import clock, page
+from companion.web.present.fix import corrections
 from companion.web.present.round_end import round_end as present_round_end
 
 bp = Blueprint("games", __name__)
@@ -86,12 +87,11 @@ def home() -> ResponseReturnValue:
 
 def _other_device_address() -> dict[str, object] | None:
     """This server's address on the local network, for a tablet or phone to open (with its
-    QR code), or None when the machine has no such address."""
-    addresses = lan_addresses()
+    QR code), or None when it has none (or `companion.serve --host` listens on loopback)."""
+    addresses = reachable_addresses(current_app.config.get("SERVE_HOST"))
     if not addresses:
         return None
-    port = urlsplit(request.host_url).port
-    url = f"{request.scheme}://{addresses[0]}{f':{port}' if port else ''}/"
+    url = url_of(request.scheme, addresses[0], urlsplit(request.host_url).port)
     size, path = svg_qr(url)
     return {"url": url, "size": size, "path": path}
 
@@ -147,6 +147,7 @@ def _fix(
     view: services.GameView, error: str | None = None, status: int = 200
 ) -> ResponseReturnValue:
     context = _context(view, error)
+    context["fix"] = corrections(view.state)
     html = render_block(FIX, "fix", **context) if is_htmx() else render_template(FIX, **context)
     return html, status
 

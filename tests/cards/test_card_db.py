@@ -561,3 +561,15 @@ def test_card_ids_are_unique_for_lookup_by_id(full: Catalog) -> None:
     """`/c/<card-id>` resolves cards, Intrigue, Tech tiles, leaders and conflicts by one id."""
     ids = [*full.cards, *full.intrigue, *full.tech, *full.leaders, *full.conflicts]
     assert len(ids) == len(set(ids))
+
+
+def test_a_spaces_gain_is_what_its_effects_say_it_gives(full: Catalog) -> None:
+    """`gain` holds the Solari and water a space's printed effect gives outright (Board
+    Space Guide, RB pp.16-18; Smuggling, IX p.12): "gain 2 Solari", "gain 1 water"."""
+    said = re.compile(r"\bgain (\d+) (Solari|water)\b", re.IGNORECASE)
+    for space in full.spaces.values():
+        found = {kind.lower(): int(n) for n, kind in said.findall(space.effects)}
+        expected = Resources(solari=found.get("solari", 0), water=found.get("water", 0))
+        assert space.gain == expected, space.id
+    assert full.spaces["secure_contract"].gain == Resources(solari=3)
+    assert full.spaces["smuggling"].gain == Resources(solari=1)

@@ -11,9 +11,18 @@ from dataclasses import replace
 from companion.rules.actions import Adjust
 from companion.rules.changes import board_changes
 from companion.rules.engine import apply
-from companion.rules.state import GameState
+from companion.rules.state import Entry, GameState
 from companion.rules.text import sentence
-from tests.rules.helpers import answer, idle_rivals, place, solo, vacate
+from tests.rules.helpers import (
+    answer,
+    house,
+    idle_rivals,
+    place,
+    reveal,
+    solo,
+    two_player,
+    vacate,
+)
 from tests.rules.test_round_end import to_round_end
 
 
@@ -91,3 +100,89 @@ def test_a_council_seat_is_a_piece_to_take_back():
     s = solo()
     seated = replace(s, houses=tuple(replace(h, council_seat=h.id == "p1") for h in s.houses))
     assert ("p1", "take the High Council seat marker back") in words(seated, s)
+
+
+def player_lines(lines: list[tuple[str | None, str]], house_id: str) -> list[str]:
+    return [text for house_id_, text in lines if house_id_ == house_id]
+
+
+def test_undo_of_a_harvest_gives_back_the_spice_and_takes_back_the_water_paid():
+    """Hagga Basin costs 1 water and harvests 2 spice [RB p.18 Board Space Guide]: Undo
+    says to give back the 2 spice and take back the water, Redo to do it again."""
+    before = idle_rivals(vacate(solo(), "hagga_basin"))
+    after = place(before, "hagga_basin")
+    undo = player_lines(words(after, before), "p1")
+    assert undo == [
+        "take the Agent back from Hagga Basin",
+        "give back 2 spice",
+        "take back the 1 water you paid",
+    ]
+    redo = player_lines(words(before, after), "p1")
+    assert redo == ["put an Agent on Hagga Basin", "take 2 spice again", "pay 1 water again"]
+
+
+def test_undo_of_a_harvest_with_bonus_spice_gives_it_all_back():
+    """A Maker space's bonus spice goes with the harvest [RB p.12 Phase 4]: the player
+    gives back all 3, and the table puts the 1 bonus spice back on the space."""
+    before = idle_rivals(vacate(solo(), "hagga_basin"))
+    before = replace(before, bonus_spice={**before.bonus_spice, "hagga_basin": 1})
+    after = place(before, "hagga_basin")
+    lines = words(after, before)
+    assert "give back 3 spice" in player_lines(lines, "p1")
+    assert (None, "Bonus spice on Hagga Basin: 0 → 1.") in lines
+
+
+def test_undo_of_a_space_gives_back_its_solari_and_the_mentat_its_cost():
+    """Wealth gives 2 Solari [RB p.16]; the Mentat costs 5 Solari with the token at
+    Mentat difficulty [RB p.20], whatever its printed cost."""
+    before = idle_rivals(vacate(solo(difficulty="mentat"), "wealth", "mentat"))
+    wealth = place(before, "wealth")
+    assert "give back 2 Solari" in player_lines(words(wealth, before), "p1")
+    mentat = place(before, "mentat")
+    assert "take back the 5 Solari you paid" in player_lines(words(mentat, before), "p1")
+
+
+def test_undo_gives_back_a_control_bonus_to_its_owner():
+    """The controller of Arrakeen gets 1 Solari when another sends an Agent there
+    [RB p.9]: Undo of that placement says so on the controller's line."""
+    s = idle_rivals(vacate(two_player(), "arrakeen"))
+    visitor = s.turn
+    assert visitor is not None
+    owner = next(h.id for h in s.humans if h.id != visitor)
+    before = replace(s, control={"arrakeen": owner})
+    after = place(before, "arrakeen")
+    assert player_lines(words(after, before), owner) == ["give back 1 Solari"]
+    assert player_lines(words(before, after), owner) == ["take 1 Solari again"]
+
+
+def test_undo_of_a_combat_answer_gives_back_the_reward():
+    """Skirmish's second-place reward is an Intrigue card and 2 Solari [card_db; RB p.12
+    Resolve Combat]: Undo of the strength that gave it says to give them back."""
+    s = idle_rivals(solo())
+    s = replace(s, conflict="skirmish_a")
+    s = house(house(s, "r1", troops=3), "r2", troops=0)  # r1 at 6 or more, r2 out
+    s = reveal(s)
+    assert s.prompt is not None and s.prompt.kind == "strength"
+    after = answer(s, 4)
+    assert any(e.kind == "take" and e.house == "p1" for e in after.log)
+    undo = player_lines(words(after, s), "p1")
+    assert "give back 2 Solari and 1 Intrigue card" in undo
+    redo = player_lines(words(s, after), "p1")
+    assert "take 2 Solari and 1 Intrigue card again" in redo
+
+
+def test_undo_of_a_reward_with_troops_returns_them_to_supply():
+    """A reward's troop icon recruits from supply to the garrison [RB icon guide]; the
+    app doesn't count a player's garrison, so Undo says to return them."""
+    s = idle_rivals(solo())
+    done = replace(
+        s,
+        log=(*s.log, Entry(s.step + 1, s.round, "take", "p1", {"troops": 2, "spice": 1})),
+    )
+    assert player_lines(words(done, s), "p1") == [
+        "give back 1 spice",
+        "return 2 troops from your garrison to your supply",
+    ]
+    assert player_lines(words(s, done), "p1")[-1] == (
+        "put 2 troops from your supply in your garrison again"
+    )

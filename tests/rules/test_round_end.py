@@ -10,11 +10,20 @@ from dataclasses import replace
 
 import pytest
 
-from companion.rules.actions import IllegalAction, PlaceAgent
+from companion.rules.actions import Adjust, IllegalAction, PlaceAgent
 from companion.rules.codec import decode_setup, encode_setup
-from companion.rules.engine import apply, new_game
+from companion.rules.engine import action_problem, apply, new_game
 from companion.rules.state import GameState
-from tests.rules.helpers import answer, catalog, idle_rivals, place, reveal, solo, vacate
+from tests.rules.helpers import (
+    answer,
+    catalog,
+    house,
+    idle_rivals,
+    place,
+    reveal,
+    solo,
+    vacate,
+)
 
 
 def to_round_end(s: GameState) -> GameState:
@@ -76,3 +85,43 @@ def test_a_game_stored_before_the_step_plays_on_without_the_tap():
     s = to_round_end(idle_rivals(new_game(setup, catalog())))
     assert s.round == 2 and (s.prompt is None or s.prompt.kind != "round_end")
     assert decode_setup(encode_setup(solo().setup)).options.round_end
+
+
+def test_influence_can_be_corrected_during_the_round_end_chores():
+    """The End of Round card waits between rounds with no task under way, so a cube moved
+    by hand (Fix a number, a card effect) is recorded; reaching 4 takes the Alliance and
+    its VP [RB p.7], and the card then waits again for the start tap."""
+    s = to_round_end(idle_rivals(solo()))
+    s = house(s, "p1", influence=(3, 0, 0, 0))
+    assert s.prompt is not None
+    fixed = apply(s, Adjust("p1", "influence:emperor", 1, "manual"))
+    assert fixed.house("p1").inf("emperor") == 4
+    assert fixed.alliances.get("emperor") == "p1"
+    assert fixed.house("p1").vp == s.house("p1").vp + 1  # the Alliance's VP
+    assert fixed.prompt is not None and fixed.prompt.kind == "round_end"
+    assert fixed.prompt.decider == s.prompt.decider and fixed.round == s.round
+    assert answer(fixed, "start").round == s.round + 1
+
+
+def test_a_cube_dropped_at_the_round_end_asks_its_alliance_question_first():
+    """FAQ Alliance: a holder that drops while tied with others loses the Alliance, and
+    the tied players choose who takes it; that question comes before the start tap."""
+    s = to_round_end(idle_rivals(solo()))
+    s = house(s, "p1", influence=(5, 0, 0, 0))
+    s = house(s, "r1", influence=(5, 0, 0, 0))
+    s = house(s, "r2", influence=(5, 0, 0, 0))
+    s = replace(s, alliances={"emperor": "p1"})
+    dropped = apply(s, Adjust("p1", "influence:emperor", -1, "manual"))
+    assert dropped.prompt is not None and dropped.prompt.kind == "alliance"
+    chosen = answer(dropped, dropped.prompt.options[0])
+    assert chosen.alliances["emperor"] == dropped.prompt.options[0]
+    assert chosen.prompt is not None and chosen.prompt.kind == "round_end"
+
+
+def test_influence_is_still_refused_while_a_question_is_under_way():
+    s = idle_rivals(solo())
+    s = reveal(s)
+    assert s.prompt is not None and s.prompt.kind != "round_end"
+    assert action_problem(s, Adjust("p1", "influence:emperor", 1, "manual")) == (
+        "First answer the question on screen."
+    )

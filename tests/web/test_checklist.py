@@ -18,7 +18,7 @@ import pytest
 
 from companion.lookup.checklist import checklist
 from companion.rules.engine import hagal_cards, mentat_cost, new_game, swordmaster_round
-from companion.rules.setup import starting_houses
+from companion.rules.setup import starting_houses, table_houses
 from companion.rules.state import GameState, Options, SeatSetup, Setup
 from companion.sim import make_setup
 from tests.web.test_forms import FOUR_PLAYER_FORM, THREE_PLAYER_FORM
@@ -374,3 +374,24 @@ def test_every_number_the_checklist_tells_is_the_engines(app, mode_name, setting
     for house in houses:  # a name such as "Rival 1" is no number told
         told = told.replace(house.name, "")
     assert _numbers(told) == _expected_start(setup, houses)
+
+
+@pytest.mark.parametrize("mode", ["solo", "2p"])
+@pytest.mark.parametrize("epic", [False, True])
+def test_every_human_seat_is_told_its_garrison_and_influence_cubes(app, mode, epic):
+    """RB p.5, G4: "Place four cubes, one each, on the bottom spaces of the Influence
+    tracks"; G5: three of the other 12 cubes in your garrison (5 in an Epic game, Ix p.10).
+    Each player's own section says both, from `table_houses`, in solo and two-player too."""
+    setup = _ix_setup(mode, epic=epic)
+    sections = _sections(app, setup, None)
+    humans = [h for h in table_houses(setup) if h.is_human]
+    assert len(humans) == (1 if mode == "solo" else 2)
+    for house in humans:
+        (items,) = [items for title, items in sections if title.startswith(f"{house.name} plays")]
+        assert house.garrison == (5 if epic else 3)
+        assert (
+            f"Put {house.garrison} troops in your garrison; the other cubes stay in your supply."
+        ) in items
+        assert "Put one of your cubes on the bottom space of each Faction's Influence track." in (
+            items
+        )

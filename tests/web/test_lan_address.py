@@ -10,7 +10,6 @@ import cv2
 import numpy as np
 
 from companion import lan
-from companion.web import games as games_module
 
 URL = "http://192.168.1.20:5000/"
 
@@ -33,7 +32,7 @@ def test_the_terminal_code_reads_back_as_the_address():
 
 
 def test_the_home_page_shows_the_address_and_its_code(client, monkeypatch):
-    monkeypatch.setattr(games_module, "lan_addresses", lambda: ["192.168.1.20"])
+    monkeypatch.setattr(lan, "lan_addresses", lambda: ["192.168.1.20"])
     page = client.get("/", base_url="http://localhost:5000").get_data(as_text=True)
     assert "<strong>http://192.168.1.20:5000/</strong>" in page
     box = re.search(r'class="address-qr"[^>]*viewBox="0 0 (\d+) \1"', page)
@@ -47,5 +46,17 @@ def test_the_home_page_shows_the_address_and_its_code(client, monkeypatch):
 
 
 def test_no_lan_address_no_code(client, monkeypatch):
-    monkeypatch.setattr(games_module, "lan_addresses", lambda: [])
+    monkeypatch.setattr(lan, "lan_addresses", lambda: [])
     assert "address-qr" not in client.get("/").get_data(as_text=True)
+
+
+def test_a_server_on_loopback_offers_no_tablet_address(app, client, monkeypatch):
+    """`companion.serve --host 127.0.0.1`: no other device can open it, so no code."""
+    monkeypatch.setattr(lan, "lan_addresses", lambda: ["192.168.1.20"])
+    for host in ("127.0.0.1", "localhost", "::1"):
+        monkeypatch.setitem(app.config, "SERVE_HOST", host)
+        assert "address-qr" not in client.get("/").get_data(as_text=True)
+    # On one address, that address (not another interface's).
+    monkeypatch.setitem(app.config, "SERVE_HOST", "10.0.0.7")
+    page = client.get("/", base_url="http://10.0.0.7:5000").get_data(as_text=True)
+    assert "<strong>http://10.0.0.7:5000/</strong>" in page and "192.168.1.20" not in page

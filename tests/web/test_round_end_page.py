@@ -63,3 +63,28 @@ def test_a_round_not_ended_has_no_card(game):
         assert answer.status_code == 404
         assert "has not ended yet" in answer.get_data(as_text=True)
     assert game.client.get("/games/999/rounds/1").status_code == 404
+
+
+def test_the_card_says_to_clear_the_conflict_after_the_rewards(game):
+    """RB p.12: "each player takes their troops from the Conflict and puts them in their
+    supply (not their garrison). Reset all Combat markers to 0": said once, for the houses
+    that were in the Conflict (strength above 0)."""
+    game_id = game.new_solo()
+    play_to_round_end(game, game_id)
+    state = game.state(game_id)
+    combat = next(e for e in state.log if e.kind == "combat")
+    strengths = combat.data["strengths"]
+    assert isinstance(strengths, dict)
+    fought = [h.name for h in state.houses if strengths.get(h.id, 0) > 0]
+    assert fought and "Ann" not in fought  # Ann typed 0: she had no troops there
+    body = game.page(game_id)
+    line = re.search(r"After the Combat</strong> ([^<]+)</li>", body)
+    assert line is not None
+    assert line.group(1).startswith("Return the troops of ")
+    assert line.group(1).endswith(
+        " from the Conflict to their supply (not the garrison), then reset every Combat "
+        "marker to 0."
+    )
+    assert all(name in line.group(1) for name in fought) and "Ann" not in line.group(1)
+    # The chore comes after the rewards and before the bonus spice (RB p.12, Phases 3-4).
+    assert body.index("first-place reward") < line.start() < body.index("Bonus spice</strong>")

@@ -3,7 +3,7 @@ shown again as if it had just been played."""
 
 from __future__ import annotations
 
-from companion.rules.actions import PlaceAgent, Reveal
+from companion.rules.actions import Choose, PlaceAgent, Reveal
 from tests.web.conftest import GameActions
 
 HAGAL_CARD = 'class="hagal-card'
@@ -53,3 +53,34 @@ def test_after_undo_with_nothing_to_redo_the_page_is_plain(game):
     body = game.client.get(f"/games/{game_id}?after=undo").get_data(as_text=True)
     assert "Undone:" not in body
     assert game.client.get(f"/games/{game_id}?after=nonsense").status_code == 200
+
+
+def test_undo_of_a_placement_says_what_to_give_back_and_redo_what_to_take(game):
+    """Hagga Basin: pay 1 water, harvest 2 spice [RB p.18]. The player keeps their own
+    resources, so Undo says to give back the spice and take back the water."""
+    game_id = game.new_solo()
+    game.do(game_id, PlaceAgent("p1", "hagga_basin"))
+    body = game.undo(game_id, htmx=True).get_data(as_text=True)
+    assert (
+        "Ann: take the Agent back from Hagga Basin; give back 2 spice; take back the 1 water "
+        "you paid."
+    ) in body
+    body = game.redo(game_id, htmx=True).get_data(as_text=True)
+    assert "Ann: put an Agent on Hagga Basin; take 2 spice again; pay 1 water again." in body
+
+
+def test_undo_of_a_combat_answer_gives_back_the_reward_it_told_to_take(game):
+    """The strength that wins a Conflict tells the player to take its reward [RB p.12];
+    Undo of that answer says to give it back (Skirmish: 1 spice for the first place)."""
+    game_id = game.new_solo()
+    while (state := game.state(game_id)).prompt is None:
+        assert state.turn is not None
+        game.do(game_id, Reveal(state.turn))
+    prompt = game.state(game_id).prompt
+    assert prompt is not None and prompt.kind == "strength"
+    game.do(game_id, Choose("60"))
+    state = game.state(game_id)
+    (take,) = [e for e in state.last_entries if e.kind == "take" and e.house == "p1"]
+    assert take.data.get("spice") == 1  # the first-place reward of Skirmish (skirmish_c)
+    body = game.undo(game_id, htmx=True).get_data(as_text=True)
+    assert "Ann: give back 1 spice." in body

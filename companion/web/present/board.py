@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from companion.rules.catalog import Resources, SpaceDef
+from companion.rules.catalog import SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
 from companion.web.language import card_text, translated
 from companion.web.language import lazy_word as _l
-from companion.web.present.views import Chip, SpaceView, chip, faction_name
+from companion.web.present.views import Chip, SpaceView, chip
+from companion.web.present.words import faction_name, resources_words
 
 AREAS = (
     ("emperor", _l("Emperor")),
@@ -49,26 +50,6 @@ def cost_text(space: SpaceDef, state: GameState) -> str:
         note = COST_NOTES.get(space.cost_note)
         return str(note) if note is not None else space.cost_note
     return resources_words(space.cost)
-
-
-def resources_words(resources: Resources) -> str:
-    """'2 Solari, 1 spice' in the reader's language; "" for nothing."""
-    amounts = (
-        (resources.solari, _l("%(n)s Solari")),
-        (resources.spice, _l("%(n)s spice")),
-        (resources.water, _l("%(n)s water")),
-    )
-    return listed([str(words) % {"n": n} for n, words in amounts if n])
-
-
-def listed(parts: list[str]) -> str:
-    """ "a, b, c" joined the reader's way ("" for none)."""
-    if not parts:
-        return ""
-    result = parts[0]
-    for part in parts[1:]:
-        result = str(_("%(first)s, %(second)s", first=result, second=part))
-    return result
 
 
 def requirement_text(space: SpaceDef) -> str:

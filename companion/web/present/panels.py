@@ -17,14 +17,11 @@ from companion.rules.engine import (
     strengths,
     swordmaster_round,
 )
-from companion.rules.i18n import listed
 from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
 from companion.web.language import card_text, house_name, translated
 from companion.web.language import lazy_word as _l
-from companion.web.present.prompts import reward_text
 from companion.web.present.views import (
-    FACTION_LABELS,
     CardEffect,
     Chip,
     ConflictView,
@@ -36,8 +33,8 @@ from companion.web.present.views import (
     StackView,
     TechView,
     chip,
-    faction_name,
 )
+from companion.web.present.words import FACTION_LABELS, faction_name, reward_text, together
 
 PLACES = {"first": _l("1st"), "second": _l("2nd"), "third": _l("3rd")}
 VP_SOURCES = {
@@ -125,11 +122,6 @@ def standings_lines(state: GameState, standings: Sequence[Standing]) -> list[str
         if ahead.vp == behind.vp and ahead.rank < behind.rank:
             lines.append(_tie_line(state, ahead, behind))
     return lines
-
-
-def together(names: Sequence[str]) -> str:
-    """Names as a list in words, in the reader's language: "A", "A and B", "A, B and C"."""
-    return translated(listed(names))
 
 
 def _tie_line(state: GameState, ahead: Standing, behind: Standing) -> str:

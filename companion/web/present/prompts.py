@@ -3,44 +3,20 @@ each giving the question and a label per answer."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 
 from flask_babel import LazyString
 from flask_babel import gettext as _
 
-from companion.rules.catalog import Reward
 from companion.rules.ix import NONE, SKIP
 from companion.rules.state import TRACK_TOP, GameState, House, Prompt
 from companion.web.language import card_text, house_name
 from companion.web.language import lazy_word as _l
-from companion.web.present.board import resources_words
-from companion.web.present.rewards import reward_words
-from companion.web.present.views import PromptView, faction_name
+from companion.web.present.views import PromptView
+from companion.web.present.words import faction_name, resources_words, reward_text
 
 Labels = list[tuple[str, str]]
 Wording = tuple[str, Labels]
-
-
-class SpaceNames(Mapping[str, str]):
-    """The board spaces' names in the reader's language, each looked up when asked for (a
-    reward names one space at most)."""
-
-    def __init__(self, state: GameState) -> None:
-        self.spaces = state.catalog.spaces
-
-    def __getitem__(self, space_id: str) -> str:
-        return card_text(self.spaces[space_id].name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.spaces)
-
-    def __len__(self) -> int:
-        return len(self.spaces)
-
-
-def reward_text(reward: Reward, state: GameState) -> str:
-    """A reward in words, in the reader's language."""
-    return reward_words(reward, SpaceNames(state))
 
 
 def prompt_view(state: GameState) -> PromptView | None:

@@ -3,29 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from flask_babel import gettext as _
 
 from companion.rules.state import Entry, GameState
 from companion.web.language import card_text, house_name, page_translations
-from companion.web.present.panels import together
-from companion.web.present.prompts import reward_text
 from companion.web.present.story import sentence
-
-
-@dataclass
-class RoundEndView:
-    """One round's chores, each a list of sentences, and whether the table's tap is due."""
-
-    round: int
-    combat: list[str] = field(default_factory=list)
-    rewards: list[str] = field(default_factory=list)
-    spice: str = ""
-    recall: list[str] = field(default_factory=list)
-    first: str = ""
-    next_conflict: str = ""
-    waiting: bool = False
+from companion.web.present.views import RoundEndView
+from companion.web.present.words import reward_text, together
 
 
 def rounds_ended(state: GameState) -> tuple[int, ...]:
@@ -56,6 +40,7 @@ def round_end(state: GameState, round_number: int) -> RoundEndView | None:
         if entry.kind == "influence_choice":  # the Influence line after it says it all
             continue
         view.rewards.append(_reward_line(state, entry, sentence(entry, state, translations)))
+    view.cleanup = _cleanup(state, entries[start])
     makers = next((e for e in entries if e.kind == "makers"), None)
     view.spice = _bonus_spice(state, makers)
     view.recall = _recall(state, recall)
@@ -79,6 +64,27 @@ def _reward_line(state: GameState, entry: Entry, line: str) -> str:
     return str(
         _("%(line)s (%(reward)s).", line=line.rstrip("."), reward=reward_text(reward, state))
     )
+
+
+def _cleanup(state: GameState, combat: Entry) -> str:
+    """After the rewards, each house in the Conflict takes its troops back to its supply,
+    not its garrison, and every Combat marker goes back to 0 [RB p.12 Resolve Combat]."""
+    strengths = combat.data.get("strengths")
+    fought = strengths if isinstance(strengths, dict) else {}
+    names = [house_name(h.name) for h in state.houses if _positive(fought.get(h.id))]
+    if not names:
+        return ""
+    return str(
+        _(
+            "Return the troops of %(houses)s from the Conflict to their supply (not the "
+            "garrison), then reset every Combat marker to 0.",
+            houses=together(names),
+        )
+    )
+
+
+def _positive(value: object) -> bool:
+    return isinstance(value, int) and value > 0
 
 
 def _waits(state: GameState, round_number: int) -> bool:

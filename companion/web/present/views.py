@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from companion.rules.catalog import FACTIONS
 from companion.rules.scoring import Standing
 from companion.rules.state import GameState, House
 from companion.services import GameView
-from companion.web.language import house_name, shown_label
+from companion.web.language import house_name
 from companion.web.language import lazy_word as _l
-
-if TYPE_CHECKING:
-    from companion.web.present.round_end import RoundEndView
+from companion.web.present.words import faction_name
 
 # The numbers a correction can change on the Fix page.
 HOUSE_FIELDS = (
@@ -33,20 +31,6 @@ IX_HOUSE_FIELDS = (
     ("dn_garrison", _l("Dreadnoughts in the garrison")),
     ("dn_conflict", _l("Dreadnoughts in the Conflict")),
 )
-
-
-# The Factions' names as shown (FACTION_NAMES holds the engine's English ones).
-FACTION_LABELS = {
-    "emperor": _l("Emperor"),
-    "spacing_guild": _l("Spacing Guild"),
-    "bene_gesserit": _l("Bene Gesserit"),
-    "fremen": _l("Fremen"),
-}
-
-
-def faction_name(faction: str) -> str:
-    """A Faction's name in the reader's language (an unknown id as is)."""
-    return shown_label(FACTION_LABELS, faction)
 
 
 class Chip(NamedTuple):
@@ -215,6 +199,22 @@ class PromptView:
     default: int
     options: list[tuple[str, str]] = field(default_factory=list)
     info: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RoundEndView:
+    """One round's "End of round" card: its chores, each a list of sentences, and whether
+    the table's tap is due."""
+
+    round: int
+    combat: list[str] = field(default_factory=list)
+    rewards: list[str] = field(default_factory=list)
+    cleanup: str = ""  # troops in the Conflict back to supply, Combat markers to 0
+    spice: str = ""
+    recall: list[str] = field(default_factory=list)
+    first: str = ""
+    next_conflict: str = ""
+    waiting: bool = False
 
 
 @dataclass
