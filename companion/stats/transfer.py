@@ -11,10 +11,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,8 +30,12 @@ from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.engine import new_game, replay
 from companion.rules.state import GameState
+from companion.stats import untrusted
+from companion.stats.backup_file import SQLITE_HEADER as SQLITE_HEADER
+from companion.stats.backup_file import document_from_backup
 from companion.stats.store import RecordStore
 from companion.stats.summary import VP_SOURCES, Record, iso_utc
+from companion.stats.untrusted import ImportRefused as ImportRefused
 
 EXPORT_FORMAT = "dune-imperium-companion/games"
 EXPORT_VERSION = 1
@@ -56,10 +59,6 @@ CSV_COLUMNS = (
     "conflicts_won",
     "purchases",
 )
-
-
-class ImportRefused(ValueError):
-    """The file is not a games export this server can read; nothing was imported."""
 
 
 def csv_text(records: Iterable[Record]) -> str:
@@ -207,7 +206,9 @@ def _games_of(document: Any) -> list[Any]:
         raise ImportRefused(_("This file is not a games export of this app."))
     if document.get("version") != EXPORT_VERSION:
         raise ImportRefused(_("This export was made by another version of the app."))
-    return list(document["games"])
+    games = list(document["games"])
+    untrusted.check_counts(games)
+    return games
 
 
 def _read_all(games: list[Any], catalog: Catalog) -> Iterator[_Checked]:
@@ -257,47 +258,19 @@ def _store(session: Any, item: _Checked) -> None:
         RecordStore(session).put(item.game.id, item.state, item.game.created_at, item.ended)
 
 
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def document_from_backup(path: Path) -> dict[str, Any]:
-    """A backup file (this app's SQLite database) read as a JSON export's document."""
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as backup:
-            games = backup.execute(
-                "SELECT id, created_at, updated_at, ruleset, title, setup FROM game ORDER BY id"
-            ).fetchall()
-            events = backup.execute(
-                "SELECT game_id, seq, action, undone, created_at FROM game_event "
-                "ORDER BY game_id, seq"
-            ).fetchall()
-    except sqlite3.Error as exc:
-        raise ImportRefused(_("This file is not a backup of this app.")) from exc
-    by_game: dict[int, list[dict[str, Any]]] = {}
-    for game_id, seq, action, undone, created in events:
-        by_game.setdefault(game_id, []).append(
-            {"seq": seq, "action": _json(action), "undone": bool(undone), "created_at": created}
-        )
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "games": [
-            {
-                "created_at": created,
-                "updated_at": updated,
-                "ruleset": ruleset,
-                "title": title,
-                "setup": _json(setup),
-                "events": by_game.get(game_id, []),
-            }
-            for game_id, created, updated, ruleset, title, setup in games
-        ],
-    }
-
-
-def _json(text: Any) -> Any:
-    """A JSON column's value as SQLite keeps it (text); None if it isn't JSON."""
-    try:
-        return json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
+def document_from_upload(raw: bytes) -> dict[str, Any]:
+    """The games of an uploaded JSON export or backup file, read within the caps of
+    `untrusted` (ImportRefused, with what was wrong, if it is not one or is over one)."""
+    if len(raw) > untrusted.MAX_IMPORT_BYTES:
+        raise ImportRefused(_("That file is too large."))
+    budget = untrusted.Budget()
+    if not raw.startswith(SQLITE_HEADER):
+        document = untrusted.parse(raw, budget)
+        _games_of(document)
+        return document  # type: ignore[no-any-return]
+    with tempfile.TemporaryDirectory(prefix="companion-import-") as folder:
+        path = Path(folder) / "backup.sqlite"
+        path.write_bytes(raw)
+        games = document_from_backup(path, budget)["games"]
+    untrusted.check_counts(games)
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": games}

@@ -24,7 +24,7 @@ from companion.db.backup import BackupRefused, backup_to
 from companion.rules.catalog import Catalog
 from companion.rules.scoring import TIEBREAKS
 from companion.rules.state import DIFFICULTIES
-from companion.stats import aggregate, bgstats, simulated, store, transfer
+from companion.stats import aggregate, bgstats, simulated, store, transfer, untrusted
 from companion.stats import summary as summary_module
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
@@ -35,7 +35,6 @@ from companion.web.present.panels import TIEBREAK_NAMES
 from companion.web.present.panels import VP_SOURCES as PANEL_SOURCES
 
 bp = Blueprint("history", __name__)
-MAX_IMPORT_BYTES = 12 * 1024 * 1024
 HISTORY_SHOWN = 100  # the most recent finished games the history lists
 TREND_GAMES = 30  # the games in a player's VP chart
 MODES = MODE_NAMES
@@ -385,16 +384,11 @@ def import_games() -> ResponseReturnValue:
     upload = request.files.get("file")
     if upload is None or not upload.filename:
         return _message(_("Choose a games export (.json) or a backup (.sqlite) to import."), 422)
-    raw = upload.read(MAX_IMPORT_BYTES + 1)
-    if len(raw) > MAX_IMPORT_BYTES:
+    raw = upload.read(untrusted.MAX_IMPORT_BYTES + 1)
+    if len(raw) > untrusted.MAX_IMPORT_BYTES:
         return _message(_("That file is too large."), 413)
     try:
-        document = _uploaded_document(raw)
-        imported = transfer.import_json(document, catalog())
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return _message(
-            _("That file is neither a games export (.json) nor a backup (.sqlite)."), 422
-        )
+        imported = transfer.import_json(transfer.document_from_upload(raw), catalog())
     except transfer.ImportRefused as exc:
         return _message(str(exc), 422)
     return _message(
@@ -405,16 +399,6 @@ def import_games() -> ResponseReturnValue:
         ),
         200,
     )
-
-
-def _uploaded_document(raw: bytes) -> Any:
-    """The games of an uploaded JSON export or backup file."""
-    if not raw.startswith(transfer.SQLITE_HEADER):
-        return json.loads(raw.decode("utf-8"))
-    with tempfile.TemporaryDirectory(prefix="companion-import-") as folder:
-        path = Path(folder) / "backup.sqlite"
-        path.write_bytes(raw)
-        return transfer.document_from_backup(path)
 
 
 def _message(text: str, status: int) -> ResponseReturnValue:
