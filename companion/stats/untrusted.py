@@ -10,6 +10,7 @@ the raw bytes, at C speed, before a parse would build them).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +19,8 @@ from flask_babel import ngettext
 
 MAX_IMPORT_BYTES = 12 * 1024 * 1024  # an uploaded file
 # JSON values (counted as commas, colons and opening brackets: an upper bound of the
-# values and keys a parse makes). A JSON export of about 12 MB holds some 500,000.
-MAX_JSON_ITEMS = 600_000
+# values and keys a parse makes). A JSON export of 12 MB counts about 900,000.
+MAX_JSON_ITEMS = 1_000_000
 MAX_DEPTH = 24  # nesting of JSON values (an export's is under 10)
 MAX_GAMES = 2_000
 MAX_EVENTS = 200_000  # every game's together
@@ -113,20 +114,25 @@ def parse(raw: bytes | str, budget: Budget, *, lenient: bool = False) -> Any:
     return value
 
 
+def _children(value: dict[str, Any] | list[Any]) -> Iterator[Any]:
+    return iter(value.values() if isinstance(value, dict) else value)
+
+
 def check_depth(value: Any) -> None:
-    """ImportRefused if `value` nests deeper than MAX_DEPTH (read without recursion)."""
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
+    """ImportRefused if `value` nests deeper than MAX_DEPTH (walked without recursion,
+    keeping only the path to the current value)."""
+    if not isinstance(value, dict | list):
+        return
+    path = [_children(value)]
+    while path:
+        for child in path[-1]:
+            if isinstance(child, dict | list):
+                if len(path) >= MAX_DEPTH:
+                    raise too_deep()
+                path.append(_children(child))
+                break
         else:
-            continue
-        if depth > MAX_DEPTH:
-            raise too_deep()
-        stack.extend((child, depth + 1) for child in children)
+            path.pop()
 
 
 def check_counts(games: list[Any]) -> None:
