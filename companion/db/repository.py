@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol, cast
 
 from flask import current_app
@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from companion.db import db
-from companion.db.models import Game, GameEvent, utc_now
+from companion.db.models import Game, GameEvent, StickerRead, utc_now
 
 
 class VersionConflict(Exception):
@@ -169,6 +169,25 @@ _DROP_UNDONE = (
     delete(GameEvent).where(_ITS_EVENTS, GameEvent.undone).execution_options(**_NOT_SYNCED)
 )
 
+_THE_STICKER = and_(
+    StickerRead.game_id == bindparam("game"),
+    StickerRead.card == bindparam("sticker_card"),
+    StickerRead.copy == bindparam("sticker_copy"),
+)
+_READ_SOON = (
+    update(StickerRead)
+    .where(_THE_STICKER)
+    .values(read_at=bindparam("now"))
+    .execution_options(**_NOT_SYNCED)
+)
+_READ_AGAIN = _READ_SOON.where(StickerRead.read_at < bindparam("since"))
+_FIRST_READ = insert(StickerRead).values(
+    game_id=bindparam("game"),
+    card=bindparam("sticker_card"),
+    copy=bindparam("sticker_copy"),
+    read_at=bindparam("now"),
+)
+
 
 class SqlAlchemyRepository:
     """Games in the database, through a Session.
@@ -253,6 +272,23 @@ class SqlAlchemyRepository:
             except BaseException:
                 self.session.rollback()
                 raise
+
+    def fresh_read(self, game_id: int, card: str, copy: int, within: timedelta) -> bool:
+        """Record that this copy's sticker was just read in this game; whether it had not
+        been read `within` the time before (a sticker held in front of the camera stays
+        ignored). One transaction, so every server process agrees."""
+        now = utc_now()
+        values = {"game": game_id, "sticker_card": card, "sticker_copy": copy, "now": now}
+        with self._writing():
+            if self._rows(_READ_AGAIN, {**values, "since": now - within}):
+                return True
+            try:
+                with self.session.begin_nested():
+                    self.session.execute(_FIRST_READ, values)
+            except IntegrityError:  # read moments ago (here or by another process)
+                self.session.execute(_READ_SOON, values)
+                return False
+            return True
 
     def _rows(self, statement: Update | Delete, values: dict[str, object]) -> int:
         """Run an UPDATE or DELETE; the number of rows it changed."""

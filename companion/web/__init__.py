@@ -13,7 +13,15 @@ from werkzeug.exceptions import HTTPException
 
 from companion import services
 from companion.stats.store import stats_cli
-from companion.web import assets, cards, games, history, language, scan
+from companion.web import (
+    assets,
+    cards,
+    games,
+    history,
+    language,
+    purchases,  # noqa: F401  (adds its routes to scan.bp)
+    scan,
+)
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer, is_htmx
 
@@ -25,7 +33,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(games.bp)
     games.install(app)
     app.register_blueprint(cards.bp)
-    app.register_blueprint(scan.bp)
+    app.register_blueprint(scan.bp)  # with the routes of web.purchases
     app.register_blueprint(history.bp)
     app.cli.add_command(stats_cli)
     app.after_request(add_vary)
