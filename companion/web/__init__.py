@@ -16,6 +16,7 @@ from companion.stats.store import stats_cli
 from companion.web import (
     assets,
     cards,
+    exports,  # noqa: F401  (adds its routes to history.bp)
     games,
     history,
     language,
@@ -34,7 +35,7 @@ def register(app: Flask) -> None:
     games.install(app)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)  # with the routes of web.purchases
-    app.register_blueprint(history.bp)
+    app.register_blueprint(history.bp)  # with the routes of web.exports
     app.cli.add_command(stats_cli)
     app.after_request(add_vary)
     app.after_request(_security_headers)
