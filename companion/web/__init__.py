@@ -25,6 +25,7 @@ from companion.web import (
 )
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer, is_htmx
+from companion.web.present import titles
 
 
 def register(app: Flask) -> None:
@@ -37,6 +38,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(scan.bp)  # with the routes of web.purchases
     app.register_blueprint(history.bp)  # with the routes of web.exports
     app.cli.add_command(stats_cli)
+    app.add_template_filter(titles.game_title, "game_title")
     app.after_request(add_vary)
     app.after_request(_security_headers)
     assets.install(app)  # compression, static URLs with versions, the manifest
