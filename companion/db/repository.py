@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timedelta
 from typing import Any, Protocol, cast
 
@@ -62,6 +62,31 @@ class StoredEvent:
     seq: int
     action: dict[str, Any]
     undone: bool
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One stored intent with the time it was stored (exports, statistics, imports)."""
+
+    seq: int
+    action: dict[str, Any]
+    undone: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class ArchivedGame:
+    """A game's row as an export carries it, and as an import stores it anew."""
+
+    created_at: datetime
+    updated_at: datetime
+    mode: str
+    ruleset: str
+    setup: dict[str, Any]
+    title: str
+    status: str
+    round: int
+    version: int
 
 
 @dataclass(frozen=True)
@@ -159,6 +184,14 @@ _APPEND = insert(GameEvent).values(
     action=bindparam("event_action"),
     created_at=bindparam("now"),
 )
+_ARCHIVE = select(Game.id, *(getattr(Game, field.name) for field in fields(ArchivedGame)))
+_ARCHIVE = _ARCHIVE.order_by(Game.id)
+_LOGGED = select(
+    GameEvent.game_id, GameEvent.seq, GameEvent.action, GameEvent.undone, GameEvent.created_at
+)
+_ALL_LOGGED = _LOGGED.order_by(GameEvent.game_id, GameEvent.seq)
+_ITS_LOGGED = _LOGGED.where(_ITS_EVENTS).order_by(GameEvent.seq)
+_FINGERPRINTS = select(Game.setup, Game.created_at)
 _MARK = (
     update(GameEvent)
     .where(_ONE_EVENT)
@@ -272,6 +305,46 @@ class SqlAlchemyRepository:
             except BaseException:
                 self.session.rollback()
                 raise
+
+    # -- every game at once: exports, statistics, imports ------------------------------------
+
+    def archive(self) -> list[tuple[int, ArchivedGame]]:
+        """Every game's row with its id, oldest id first."""
+        rows = self.session.execute(_ARCHIVE)
+        return [(row[0], ArchivedGame(*row[1:])) for row in rows]
+
+    def logs(self) -> dict[int, list[LoggedEvent]]:
+        """Every game's events with their times, by game id, in their order."""
+        by_game: dict[int, list[LoggedEvent]] = {}
+        for game_id, *event in self.session.execute(_ALL_LOGGED):
+            by_game.setdefault(game_id, []).append(LoggedEvent(*event))
+        return by_game
+
+    def log(self, game_id: int) -> list[LoggedEvent]:
+        """One game's events with their times, in their order."""
+        rows = self.session.execute(_ITS_LOGGED, {"game": game_id})
+        return [LoggedEvent(*event) for _game, *event in rows]
+
+    def fingerprints(self) -> list[tuple[Any, datetime]]:
+        """Every game's setup and creation time (what tells one game from another across
+        servers)."""
+        return [(setup, created) for setup, created in self.session.execute(_FINGERPRINTS)]
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One transaction holding the write lock, for writes of many games (an import,
+        the summaries' rebuild): committed at the end, or rolled back."""
+        with self._writing():
+            yield self.session
+
+    def add_archived(self, game: ArchivedGame, events: list[LoggedEvent]) -> int:
+        """Store a game read from an export, with its events, in the caller's
+        `transaction`; its new id."""
+        row = Game(**asdict(game))
+        self.session.add(row)
+        self.session.flush()  # gives the game its id
+        self.session.add_all(GameEvent(game_id=row.id, **asdict(event)) for event in events)
+        return int(row.id)
 
     def fresh_read(self, game_id: int, card: str, copy: int, within: timedelta) -> bool:
         """Record that this copy's sticker was just read in this game; whether it had not

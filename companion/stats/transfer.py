@@ -12,19 +12,16 @@ import csv
 import io
 import json
 import tempfile
-import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import select
 
-from companion.db import db
-from companion.db.models import Game, GameEvent
+from companion.db import repository
+from companion.db.repository import ArchivedGame, LoggedEvent
 from companion.rules import codec
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
@@ -95,7 +92,7 @@ def _csv_row(record: Record, house: dict[str, Any]) -> list[object]:
     ]
 
 
-def _exported_game(game: Game, events: list[GameEvent], record: Record | None) -> Record:
+def _exported_game(game: ArchivedGame, events: list[LoggedEvent], record: Record | None) -> Record:
     return {
         "created_at": iso_utc(game.created_at),
         "updated_at": iso_utc(game.updated_at),
@@ -120,19 +117,18 @@ def _exported_game(game: Game, events: list[GameEvent], record: Record | None) -
 
 def export_json() -> dict[str, Any]:
     """Every game with its whole event log (and its summary once it has ended)."""
-    by_game: dict[int, list[GameEvent]] = {}
-    for event in db.session.scalars(select(GameEvent).order_by(GameEvent.game_id, GameEvent.seq)):
-        by_game.setdefault(event.game_id, []).append(event)
-    store = RecordStore(db.session())
-    games = [
-        _exported_game(game, by_game.get(game.id, []), store.get(game.id))
-        for game in db.session.scalars(select(Game).order_by(Game.id))
+    games = repository.for_app()
+    by_game = games.logs()
+    records = RecordStore(games.session)
+    exported = [
+        _exported_game(game, by_game.get(game_id, []), records.get(game_id))
+        for game_id, game in games.archive()
     ]
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "exported_at": iso_utc(datetime.now(UTC)),
-        "games": games,
+        "games": exported,
     }
 
 
@@ -158,8 +154,8 @@ def _moment(value: Any) -> datetime:
 class _Checked:
     """A game of the file, read and replayed: ready to store."""
 
-    game: Game
-    events: list[GameEvent]
+    game: ArchivedGame
+    events: list[LoggedEvent]
     state: GameState
     ended: datetime
 
@@ -168,7 +164,7 @@ def _checked(data: Any, catalog: Catalog) -> _Checked:
     """One game of the file, replayed (ValueError, KeyError, TypeError, IllegalAction)."""
     setup = codec.decode_setup(data["setup"])
     events = [
-        GameEvent(
+        LoggedEvent(
             seq=int(e["seq"]),
             action=dict(e["action"]),
             undone=bool(e["undone"]),
@@ -181,7 +177,7 @@ def _checked(data: Any, catalog: Catalog) -> _Checked:
     actions = [codec.decode(e.action) for e in events if not e.undone]
     state = replay(new_game(setup, catalog), actions)
     created = _moment(data["created_at"])
-    game = Game(
+    game = ArchivedGame(
         created_at=created,
         updated_at=_moment(data["updated_at"]),
         mode=setup.mode,
@@ -227,35 +223,20 @@ def import_json(document: Any, catalog: Catalog) -> Imported:
     """Add the file's games that this server doesn't have, in one transaction; every game
     is replayed first, and nothing is imported if one of them fails."""
     checked = list(_read_all(_games_of(document), catalog))
-    lock: threading.Lock = current_app.extensions["game_write_lock"]
-    session = db.session()
+    games = repository.for_app()
     added = 0
-    with lock:
-        try:
-            stored = session.execute(select(Game.setup, Game.created_at))
-            known = {_fingerprint(setup, created) for setup, created in stored}
-            for item in checked:
-                key = _fingerprint(item.game.setup, item.game.created_at)
-                if key in known:
-                    continue
-                known.add(key)
-                _store(session, item)
-                added += 1
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
+    with games.transaction() as session:
+        known = {_fingerprint(setup, created) for setup, created in games.fingerprints()}
+        for item in checked:
+            key = _fingerprint(item.game.setup, item.game.created_at)
+            if key in known:
+                continue
+            known.add(key)
+            game_id = games.add_archived(item.game, item.events)
+            if item.state.phase == "ended":
+                RecordStore(session).put(game_id, item.state, item.game.created_at, item.ended)
+            added += 1
     return Imported(added, len(checked) - added)
-
-
-def _store(session: Any, item: _Checked) -> None:
-    session.add(item.game)
-    session.flush()  # gives the game its id
-    for event in item.events:
-        event.game_id = item.game.id
-        session.add(event)
-    if item.state.phase == "ended":
-        RecordStore(session).put(item.game.id, item.state, item.game.created_at, item.ended)
 
 
 def document_from_upload(raw: bytes) -> dict[str, Any]:
