@@ -191,6 +191,11 @@ _LOGGED = select(
 )
 _ALL_LOGGED = _LOGGED.order_by(GameEvent.game_id, GameEvent.seq)
 _ITS_LOGGED = _LOGGED.where(_ITS_EVENTS).order_by(GameEvent.seq)
+_TIMES = (
+    select(GameEvent.seq, GameEvent.created_at)
+    .where(_ITS_EVENTS, GameEvent.seq > bindparam("after"), GameEvent.undone.is_(False))
+    .order_by(GameEvent.seq)
+)
 _FINGERPRINTS = select(Game.setup, Game.created_at)
 _MARK = (
     update(GameEvent)
@@ -256,6 +261,12 @@ class SqlAlchemyRepository:
 
     def action(self, game_id: int, seq: int) -> dict[str, Any] | None:
         return self.session.scalar(_ACTION, {"game": game_id, "event_seq": seq})
+
+    def event_times(self, game_id: int, after: int) -> list[tuple[int, datetime]]:
+        """The seq and time of each active event after the first `after` (the turn
+        clock's; a Core query in the session's transaction: no ORM objects to build)."""
+        rows = self.session.connection().execute(_TIMES, {"game": game_id, "after": after})
+        return [(seq, at) for seq, at in rows]
 
     def list_games(self) -> list[StoredGame]:
         return [StoredGame(*row) for row in self.session.execute(_LIST)]

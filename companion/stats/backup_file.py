@@ -160,7 +160,7 @@ def _refused_object(kind: str, name: str) -> ImportRefused:
             name=name,
         ),
     }
-    return ImportRefused(messages.get(kind) or damaged())
+    return ImportRefused(messages[kind]) if kind in messages else damaged()
 
 
 def _check_schema(backup: sqlite3.Connection) -> None:
