@@ -16,12 +16,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import current_app
-from sqlalchemy import bindparam, select
 
 from companion import services, state_cache
 from companion.clock import Clock, Mark, advance, clock, mark
-from companion.db import db
-from companion.db.models import GameEvent
+from companion.db import repository
 from companion.lru import LRU
 from companion.rules.catalog import Catalog
 from companion.rules.engine import apply
@@ -30,16 +28,6 @@ from companion.state_cache import CachedGame
 
 GAMES_KEPT = 64  # as many as the state cache keeps
 CLOCKS_KEPT = 8  # as many states as the state cache keeps for Undo
-
-_TIMES = (
-    select(GameEvent.seq, GameEvent.created_at)
-    .where(
-        GameEvent.game_id == bindparam("game"),
-        GameEvent.seq > bindparam("after"),
-        GameEvent.undone.is_(False),
-    )
-    .order_by(GameEvent.seq)
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +57,8 @@ def _cache() -> MarkCache:
 
 
 def _times(game_id: int, after: int) -> list[tuple[int, datetime]]:
-    """The seq and time of each active event after the first `after` (a Core query in the
-    session's transaction: no ORM objects to build)."""
-    rows = db.session.connection().execute(_TIMES, {"game": game_id, "after": after})
-    return [(seq, at) for seq, at in rows]
+    """The seq and time of each active event after the first `after`."""
+    return repository.for_app().event_times(game_id, after)
 
 
 def _states_after(game: CachedGame, first: int) -> list[GameState]:

@@ -14,11 +14,9 @@ given (the tests give a fake repository).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal, NoReturn
-
-from flask import current_app, has_app_context
 
 from companion import state_cache
 from companion.db import repository
@@ -34,7 +32,7 @@ from companion.rules import codec
 from companion.rules.actions import Action, IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.engine import apply, new_game, replay
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_
 from companion.rules.state import GameState, Setup
 from companion.state_cache import CachedGame, StateCache
 from companion.stats import store as records
@@ -97,6 +95,7 @@ class GameSummary:
     ix: bool = False  # played with Rise of Ix
     epic: bool = False  # in Epic mode (Rise of Ix p.9)
     created: str = ""  # as GameView.created: what a form about this game sends back
+    setup: dict[str, object] = field(default_factory=dict)  # as stored (pages title it)
 
 
 def _storage(given: Storage | None) -> Storage:
@@ -105,75 +104,26 @@ def _storage(given: Storage | None) -> Storage:
 
 
 def forget_cache() -> None:
-    """Drop the app's cached states (tests use it to prove a restart rebuilds the state).
-
-    Outside an app context there is nothing to drop: each app keeps its own cache.
-    """
-    if has_app_context():
-        state_cache.for_app().clear()
-
-
-# The difficulty as a game's title names it (the stored English title says "(mentat)").
-DIFFICULTY_WORDS = {
-    "mercenary": N_("mercenary"),
-    "sardaukar": N_("sardaukar"),
-    "mentat": N_("mentat"),
-    "kwisatz": N_("kwisatz"),
-}
-
-
-def title_for(setup: Setup, catalog: Catalog) -> Message:
-    """A game's line in the game list: its players against its rivals (English, kept as the
-    stored title; a Message, so a page shows it in the reader's language)."""
-
-    def leader(lid: str) -> str:
-        found = catalog.leaders.get(lid)
-        return found.name if found else lid
-
-    players = " & ".join(s.name for s in setup.humans)
-    if setup.multiplayer:  # no House Hagal, no Rivals: the players are the title
-        return Message(N_("%(players)s"), players=players)
-    if setup.mode != "solo":
-        return Message(N_("%(players)s vs House Hagal"), players=players)
-    names = [leader(s.leader) for s in setup.rivals]
-    rivals: str = ", ".join(names)
-    if len(names) == 2:
-        rivals = Message(N_("%(first)s and %(second)s"), first=names[0], second=names[1])
-    word = DIFFICULTY_WORDS.get(setup.difficulty or "")
-    return Message(
-        N_("%(players)s vs %(rivals)s (%(difficulty)s)"),
-        players=players,
-        rivals=rivals,
-        difficulty=Message(word) if word else str(setup.difficulty),
-    )
-
-
-def shown_title(setup: Setup | dict[str, object], stored: str) -> str:
-    """A stored game's title rebuilt from its setup, so a page can translate it; the stored
-    title when the setup can't be read or no catalog is at hand."""
-    catalog = current_app.extensions.get("catalog") if has_app_context() else None
-    if not isinstance(catalog, Catalog):
-        return stored
-    try:
-        decoded = setup if isinstance(setup, Setup) else codec.decode_setup(setup)
-    except IllegalAction:
-        return stored
-    return title_for(decoded, catalog)
+    """Drop the app's cached states (tests use it to prove a restart rebuilds the state)."""
+    state_cache.forget_app_cache()
 
 
 def _status(state: GameState) -> str:
     return "ended" if state.phase == "ended" else "active"
 
 
-def create_game(setup: Setup, catalog: Catalog, storage: Storage | None = None) -> int:
-    """Check the setup by building the first state, then store the game."""
+def create_game(
+    setup: Setup, catalog: Catalog, storage: Storage | None = None, title: str = ""
+) -> int:
+    """Check the setup by building the first state, then store the game with `title` (the
+    presenter's, in English: pages show it rebuilt from the setup in their language)."""
     store = _storage(storage)
     state = new_game(setup, catalog)
     new = NewGame(
         mode=setup.mode,
         ruleset=catalog.version,
         setup=codec.encode_setup(setup),
-        title=title_for(setup, catalog),
+        title=title,
         round=state.round,
         status=_status(state),
     )
@@ -247,7 +197,7 @@ def _view(game_id: int, game: CachedGame) -> GameView:
         game.state,
         bool(game.actions),
         game.undone > 0,
-        shown_title(game.state.setup, game.title),
+        game.title,
         game.created_at.isoformat(),
     )
 
@@ -444,7 +394,7 @@ def _summary(game: StoredGame) -> GameSummary:
     options = setup.get("options")
     return GameSummary(
         game.id,
-        shown_title(setup, game.title),
+        game.title,
         game.mode,
         game.round,
         game.status,
@@ -452,6 +402,7 @@ def _summary(game: StoredGame) -> GameSummary:
         isinstance(sets, list) and "ix" in sets,
         isinstance(options, dict) and options.get("epic") is True,
         game.created_at.isoformat(),
+        setup,
     )
 
 

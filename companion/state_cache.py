@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from flask import current_app
+from flask import current_app, has_app_context
 
 from companion.lru import LRU
 from companion.rules.actions import Action
@@ -69,3 +69,10 @@ class StateCache(LRU[int, CachedGame]):
 def for_app() -> StateCache:
     """The current app's cache."""
     return current_app.extensions["state_cache"]  # type: ignore[no-any-return]
+
+
+def forget_app_cache() -> None:
+    """Drop the current app's cached states; outside an app context there is nothing to
+    drop (each app keeps its own cache)."""
+    if has_app_context():
+        for_app().clear()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import copy
 import itertools
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from companion.rules.catalog import Catalog
 from companion.rules.engine import legal_actions
 from companion.services import GameNotFound, StaleVersion, Storage
 from companion.state_cache import StateCache
+from companion.web.present.titles import title_for
 from tests.rules.helpers import catalog, solo_setup
 
 START = datetime(2026, 11, 25, 19, 0)
@@ -126,12 +129,19 @@ def play(storage: Storage, game_id: int, cards: Catalog, taps: int) -> services.
 
 
 def test_a_new_game_is_stored_at_version_zero_and_loads(storage, repo, cards):
-    game_id = services.create_game(solo_setup(), cards, storage)
+    title = title_for(solo_setup(), cards)
+    game_id = services.create_game(solo_setup(), cards, storage, title=title)
     view = services.load(game_id, cards, storage)
     assert (view.version, view.can_undo, view.can_redo) == (0, False, False)
-    assert repo.games[game_id].title == view.title
+    assert repo.games[game_id].title == view.title == title
     assert view.title.startswith("You vs ") and view.title.endswith("(mentat)")
     assert services.current_version(game_id, storage) == 0
+
+
+def test_the_services_import_no_flask() -> None:
+    """The use cases run without a web framework (issue 29): the presenter titles games."""
+    source = Path(services.__file__).read_text()
+    assert not re.search(r"^\s*(from|import) flask", source, re.MULTILINE)
 
 
 def test_act_stores_the_intent_and_bumps_the_version(storage, repo, cards):

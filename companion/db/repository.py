@@ -13,8 +13,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import asdict, dataclass
-from datetime import datetime
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime, timedelta
 from typing import Any, Protocol, cast
 
 from flask import current_app
@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from companion.db import db
-from companion.db.models import Game, GameEvent, utc_now
+from companion.db.models import Game, GameEvent, StickerRead, utc_now
 
 
 class VersionConflict(Exception):
@@ -62,6 +62,31 @@ class StoredEvent:
     seq: int
     action: dict[str, Any]
     undone: bool
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """One stored intent with the time it was stored (exports, statistics, imports)."""
+
+    seq: int
+    action: dict[str, Any]
+    undone: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class ArchivedGame:
+    """A game's row as an export carries it, and as an import stores it anew."""
+
+    created_at: datetime
+    updated_at: datetime
+    mode: str
+    ruleset: str
+    setup: dict[str, Any]
+    title: str
+    status: str
+    round: int
+    version: int
 
 
 @dataclass(frozen=True)
@@ -159,6 +184,19 @@ _APPEND = insert(GameEvent).values(
     action=bindparam("event_action"),
     created_at=bindparam("now"),
 )
+_ARCHIVE = select(Game.id, *(getattr(Game, field.name) for field in fields(ArchivedGame)))
+_ARCHIVE = _ARCHIVE.order_by(Game.id)
+_LOGGED = select(
+    GameEvent.game_id, GameEvent.seq, GameEvent.action, GameEvent.undone, GameEvent.created_at
+)
+_ALL_LOGGED = _LOGGED.order_by(GameEvent.game_id, GameEvent.seq)
+_ITS_LOGGED = _LOGGED.where(_ITS_EVENTS).order_by(GameEvent.seq)
+_TIMES = (
+    select(GameEvent.seq, GameEvent.created_at)
+    .where(_ITS_EVENTS, GameEvent.seq > bindparam("after"), GameEvent.undone.is_(False))
+    .order_by(GameEvent.seq)
+)
+_FINGERPRINTS = select(Game.setup, Game.created_at)
 _MARK = (
     update(GameEvent)
     .where(_ONE_EVENT)
@@ -167,6 +205,25 @@ _MARK = (
 )
 _DROP_UNDONE = (
     delete(GameEvent).where(_ITS_EVENTS, GameEvent.undone).execution_options(**_NOT_SYNCED)
+)
+
+_THE_STICKER = and_(
+    StickerRead.game_id == bindparam("game"),
+    StickerRead.card == bindparam("sticker_card"),
+    StickerRead.copy == bindparam("sticker_copy"),
+)
+_READ_SOON = (
+    update(StickerRead)
+    .where(_THE_STICKER)
+    .values(read_at=bindparam("now"))
+    .execution_options(**_NOT_SYNCED)
+)
+_READ_AGAIN = _READ_SOON.where(StickerRead.read_at < bindparam("since"))
+_FIRST_READ = insert(StickerRead).values(
+    game_id=bindparam("game"),
+    card=bindparam("sticker_card"),
+    copy=bindparam("sticker_copy"),
+    read_at=bindparam("now"),
 )
 
 
@@ -204,6 +261,12 @@ class SqlAlchemyRepository:
 
     def action(self, game_id: int, seq: int) -> dict[str, Any] | None:
         return self.session.scalar(_ACTION, {"game": game_id, "event_seq": seq})
+
+    def event_times(self, game_id: int, after: int) -> list[tuple[int, datetime]]:
+        """The seq and time of each active event after the first `after` (the turn
+        clock's; a Core query in the session's transaction: no ORM objects to build)."""
+        rows = self.session.connection().execute(_TIMES, {"game": game_id, "after": after})
+        return [(seq, at) for seq, at in rows]
 
     def list_games(self) -> list[StoredGame]:
         return [StoredGame(*row) for row in self.session.execute(_LIST)]
@@ -253,6 +316,63 @@ class SqlAlchemyRepository:
             except BaseException:
                 self.session.rollback()
                 raise
+
+    # -- every game at once: exports, statistics, imports ------------------------------------
+
+    def archive(self) -> list[tuple[int, ArchivedGame]]:
+        """Every game's row with its id, oldest id first."""
+        rows = self.session.execute(_ARCHIVE)
+        return [(row[0], ArchivedGame(*row[1:])) for row in rows]
+
+    def logs(self) -> dict[int, list[LoggedEvent]]:
+        """Every game's events with their times, by game id, in their order."""
+        by_game: dict[int, list[LoggedEvent]] = {}
+        for game_id, *event in self.session.execute(_ALL_LOGGED):
+            by_game.setdefault(game_id, []).append(LoggedEvent(*event))
+        return by_game
+
+    def log(self, game_id: int) -> list[LoggedEvent]:
+        """One game's events with their times, in their order."""
+        rows = self.session.execute(_ITS_LOGGED, {"game": game_id})
+        return [LoggedEvent(*event) for _game, *event in rows]
+
+    def fingerprints(self) -> list[tuple[Any, datetime]]:
+        """Every game's setup and creation time (what tells one game from another across
+        servers)."""
+        return [(setup, created) for setup, created in self.session.execute(_FINGERPRINTS)]
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One transaction holding the write lock, for writes of many games (an import,
+        the summaries' rebuild): committed at the end, or rolled back."""
+        with self._writing():
+            yield self.session
+
+    def add_archived(self, game: ArchivedGame, events: list[LoggedEvent]) -> int:
+        """Store a game read from an export, with its events, in the caller's
+        `transaction`; its new id."""
+        row = Game(**asdict(game))
+        self.session.add(row)
+        self.session.flush()  # gives the game its id
+        self.session.add_all(GameEvent(game_id=row.id, **asdict(event)) for event in events)
+        return int(row.id)
+
+    def fresh_read(self, game_id: int, card: str, copy: int, within: timedelta) -> bool:
+        """Record that this copy's sticker was just read in this game; whether it had not
+        been read `within` the time before (a sticker held in front of the camera stays
+        ignored). One transaction, so every server process agrees."""
+        now = utc_now()
+        values = {"game": game_id, "sticker_card": card, "sticker_copy": copy, "now": now}
+        with self._writing():
+            if self._rows(_READ_AGAIN, {**values, "since": now - within}):
+                return True
+            try:
+                with self.session.begin_nested():
+                    self.session.execute(_FIRST_READ, values)
+            except IntegrityError:  # read moments ago (here or by another process)
+                self.session.execute(_READ_SOON, values)
+                return False
+            return True
 
     def _rows(self, statement: Update | Delete, values: dict[str, object]) -> int:
         """Run an UPDATE or DELETE; the number of rows it changed."""

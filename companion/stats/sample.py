@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from companion.db import db
-from companion.db.models import Game
+from companion.db import repository
+from companion.db.repository import ArchivedGame
 from companion.rules import codec
 from companion.rules.catalog import Catalog
 from companion.rules.state import GameState, Options
@@ -43,24 +43,25 @@ def played_games(catalog: Catalog, seed: int = 1) -> list[GameState]:
 def store_games(count: int, catalog: Catalog, start: datetime) -> None:
     """Store `count` finished games (rows and summaries), one an hour from `start`."""
     finals = played_games(catalog)
-    store = RecordStore(db.session())
-    for number in range(count):
-        final = finals[number % len(finals)]
-        started = start + timedelta(hours=number)
-        game = Game(
-            created_at=started,
-            updated_at=started + timedelta(minutes=50),
-            mode=final.setup.mode,
-            ruleset=catalog.version,
-            setup=codec.encode_setup(final.setup),
-            title=f"sample {number}",
-            status="ended",
-            round=final.round,
-        )
-        db.session.add(game)
-        db.session.flush()
-        store.put(game.id, _renamed(final, number), started, game.updated_at)
-    db.session.commit()
+    games = repository.for_app()
+    with games.transaction() as session:
+        store = RecordStore(session)
+        for number in range(count):
+            final = finals[number % len(finals)]
+            started = start + timedelta(hours=number)
+            game = ArchivedGame(
+                created_at=started,
+                updated_at=started + timedelta(minutes=50),
+                mode=final.setup.mode,
+                ruleset=catalog.version,
+                setup=codec.encode_setup(final.setup),
+                title=f"sample {number}",
+                status="ended",
+                round=final.round,
+                version=0,
+            )
+            game_id = games.add_archived(game, [])
+            store.put(game_id, _renamed(final, number), started, game.updated_at)
 
 
 def _renamed(state: GameState, number: int) -> GameState:

@@ -8,7 +8,6 @@ takes the end back (Undo) deletes it. The rebuild replays every stored game.
 from __future__ import annotations
 
 import sqlite3
-import threading
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,9 +18,10 @@ from flask.cli import AppGroup
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from companion.db import db
+from companion.db import db, repository
 from companion.db.backup import BackupRefused, rotating_backup
-from companion.db.models import Game, GameEvent, utc_now
+from companion.db.models import utc_now
+from companion.db.repository import ArchivedGame
 from companion.rules import codec
 from companion.rules.catalog import Catalog
 from companion.rules.engine import new_game, replay
@@ -153,36 +153,29 @@ def for_app() -> RecordStore:
     return RecordStore(db.session())
 
 
-def _game_state(game: Game, catalog: Catalog) -> tuple[GameState, datetime]:
+def _game_state(
+    games: repository.SqlAlchemyRepository, game_id: int, game: ArchivedGame, catalog: Catalog
+) -> tuple[GameState, datetime]:
     """A stored game's state by replay, and the time of its last active event."""
-    events = db.session.execute(
-        select(GameEvent.action, GameEvent.created_at)
-        .where(GameEvent.game_id == game.id, GameEvent.undone.is_(False))
-        .order_by(GameEvent.seq)
-    ).all()
+    events = [event for event in games.log(game_id) if not event.undone]
     initial = new_game(codec.decode_setup(game.setup), catalog)
-    state = replay(initial, [codec.decode(action) for action, _ in events])
-    last = max((created for _, created in events), default=game.updated_at)
+    state = replay(initial, [codec.decode(event.action) for event in events])
+    last = max((event.created_at for event in events), default=game.updated_at)
     return state, last
 
 
 def rebuild(catalog: Catalog) -> int:
     """Write every finished game's record anew from its event log; the number written."""
-    store = for_app()
-    lock: threading.Lock = current_app.extensions["game_write_lock"]
+    games = repository.for_app()
     written = 0
-    with lock:
-        try:
-            db.session.execute(delete(GameRecord))
-            for game in db.session.scalars(select(Game).order_by(Game.id)):
-                state, last = _game_state(game, catalog)
-                if state.phase == "ended":
-                    store.put(game.id, state, game.created_at, last)
-                    written += 1
-            db.session.commit()
-        except BaseException:
-            db.session.rollback()
-            raise
+    with games.transaction() as session:
+        store = RecordStore(session)
+        session.execute(delete(GameRecord))
+        for game_id, game in games.archive():
+            state, last = _game_state(games, game_id, game, catalog)
+            if state.phase == "ended":
+                store.put(game_id, state, game.created_at, last)
+                written += 1
     return written
 
 

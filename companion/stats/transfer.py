@@ -11,28 +11,28 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sqlite3
-import threading
+import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import select
 
-from companion.db import db
-from companion.db.models import Game, GameEvent
+from companion.db import repository
+from companion.db.repository import ArchivedGame, LoggedEvent
 from companion.rules import codec
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.engine import new_game, replay
 from companion.rules.state import GameState
+from companion.stats import untrusted
+from companion.stats.backup_file import SQLITE_HEADER as SQLITE_HEADER
+from companion.stats.backup_file import document_from_backup
 from companion.stats.store import RecordStore
 from companion.stats.summary import VP_SOURCES, Record, iso_utc
+from companion.stats.untrusted import ImportRefused as ImportRefused
 
 EXPORT_FORMAT = "dune-imperium-companion/games"
 EXPORT_VERSION = 1
@@ -56,10 +56,6 @@ CSV_COLUMNS = (
     "conflicts_won",
     "purchases",
 )
-
-
-class ImportRefused(ValueError):
-    """The file is not a games export this server can read; nothing was imported."""
 
 
 def csv_text(records: Iterable[Record]) -> str:
@@ -96,7 +92,7 @@ def _csv_row(record: Record, house: dict[str, Any]) -> list[object]:
     ]
 
 
-def _exported_game(game: Game, events: list[GameEvent], record: Record | None) -> Record:
+def _exported_game(game: ArchivedGame, events: list[LoggedEvent], record: Record | None) -> Record:
     return {
         "created_at": iso_utc(game.created_at),
         "updated_at": iso_utc(game.updated_at),
@@ -121,19 +117,18 @@ def _exported_game(game: Game, events: list[GameEvent], record: Record | None) -
 
 def export_json() -> dict[str, Any]:
     """Every game with its whole event log (and its summary once it has ended)."""
-    by_game: dict[int, list[GameEvent]] = {}
-    for event in db.session.scalars(select(GameEvent).order_by(GameEvent.game_id, GameEvent.seq)):
-        by_game.setdefault(event.game_id, []).append(event)
-    store = RecordStore(db.session())
-    games = [
-        _exported_game(game, by_game.get(game.id, []), store.get(game.id))
-        for game in db.session.scalars(select(Game).order_by(Game.id))
+    games = repository.for_app()
+    by_game = games.logs()
+    records = RecordStore(games.session)
+    exported = [
+        _exported_game(game, by_game.get(game_id, []), records.get(game_id))
+        for game_id, game in games.archive()
     ]
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "exported_at": iso_utc(datetime.now(UTC)),
-        "games": games,
+        "games": exported,
     }
 
 
@@ -159,8 +154,8 @@ def _moment(value: Any) -> datetime:
 class _Checked:
     """A game of the file, read and replayed: ready to store."""
 
-    game: Game
-    events: list[GameEvent]
+    game: ArchivedGame
+    events: list[LoggedEvent]
     state: GameState
     ended: datetime
 
@@ -169,7 +164,7 @@ def _checked(data: Any, catalog: Catalog) -> _Checked:
     """One game of the file, replayed (ValueError, KeyError, TypeError, IllegalAction)."""
     setup = codec.decode_setup(data["setup"])
     events = [
-        GameEvent(
+        LoggedEvent(
             seq=int(e["seq"]),
             action=dict(e["action"]),
             undone=bool(e["undone"]),
@@ -182,7 +177,7 @@ def _checked(data: Any, catalog: Catalog) -> _Checked:
     actions = [codec.decode(e.action) for e in events if not e.undone]
     state = replay(new_game(setup, catalog), actions)
     created = _moment(data["created_at"])
-    game = Game(
+    game = ArchivedGame(
         created_at=created,
         updated_at=_moment(data["updated_at"]),
         mode=setup.mode,
@@ -207,7 +202,9 @@ def _games_of(document: Any) -> list[Any]:
         raise ImportRefused(_("This file is not a games export of this app."))
     if document.get("version") != EXPORT_VERSION:
         raise ImportRefused(_("This export was made by another version of the app."))
-    return list(document["games"])
+    games = list(document["games"])
+    untrusted.check_counts(games)
+    return games
 
 
 def _read_all(games: list[Any], catalog: Catalog) -> Iterator[_Checked]:
@@ -226,78 +223,35 @@ def import_json(document: Any, catalog: Catalog) -> Imported:
     """Add the file's games that this server doesn't have, in one transaction; every game
     is replayed first, and nothing is imported if one of them fails."""
     checked = list(_read_all(_games_of(document), catalog))
-    lock: threading.Lock = current_app.extensions["game_write_lock"]
-    session = db.session()
+    games = repository.for_app()
     added = 0
-    with lock:
-        try:
-            stored = session.execute(select(Game.setup, Game.created_at))
-            known = {_fingerprint(setup, created) for setup, created in stored}
-            for item in checked:
-                key = _fingerprint(item.game.setup, item.game.created_at)
-                if key in known:
-                    continue
-                known.add(key)
-                _store(session, item)
-                added += 1
-            session.commit()
-        except BaseException:
-            session.rollback()
-            raise
+    with games.transaction() as session:
+        known = {_fingerprint(setup, created) for setup, created in games.fingerprints()}
+        for item in checked:
+            key = _fingerprint(item.game.setup, item.game.created_at)
+            if key in known:
+                continue
+            known.add(key)
+            game_id = games.add_archived(item.game, item.events)
+            if item.state.phase == "ended":
+                RecordStore(session).put(game_id, item.state, item.game.created_at, item.ended)
+            added += 1
     return Imported(added, len(checked) - added)
 
 
-def _store(session: Any, item: _Checked) -> None:
-    session.add(item.game)
-    session.flush()  # gives the game its id
-    for event in item.events:
-        event.game_id = item.game.id
-        session.add(event)
-    if item.state.phase == "ended":
-        RecordStore(session).put(item.game.id, item.state, item.game.created_at, item.ended)
-
-
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def document_from_backup(path: Path) -> dict[str, Any]:
-    """A backup file (this app's SQLite database) read as a JSON export's document."""
-    try:
-        with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as backup:
-            games = backup.execute(
-                "SELECT id, created_at, updated_at, ruleset, title, setup FROM game ORDER BY id"
-            ).fetchall()
-            events = backup.execute(
-                "SELECT game_id, seq, action, undone, created_at FROM game_event "
-                "ORDER BY game_id, seq"
-            ).fetchall()
-    except sqlite3.Error as exc:
-        raise ImportRefused(_("This file is not a backup of this app.")) from exc
-    by_game: dict[int, list[dict[str, Any]]] = {}
-    for game_id, seq, action, undone, created in events:
-        by_game.setdefault(game_id, []).append(
-            {"seq": seq, "action": _json(action), "undone": bool(undone), "created_at": created}
-        )
-    return {
-        "format": EXPORT_FORMAT,
-        "version": EXPORT_VERSION,
-        "games": [
-            {
-                "created_at": created,
-                "updated_at": updated,
-                "ruleset": ruleset,
-                "title": title,
-                "setup": _json(setup),
-                "events": by_game.get(game_id, []),
-            }
-            for game_id, created, updated, ruleset, title, setup in games
-        ],
-    }
-
-
-def _json(text: Any) -> Any:
-    """A JSON column's value as SQLite keeps it (text); None if it isn't JSON."""
-    try:
-        return json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
+def document_from_upload(raw: bytes) -> dict[str, Any]:
+    """The games of an uploaded JSON export or backup file, read within the caps of
+    `untrusted` (ImportRefused, with what was wrong, if it is not one or is over one)."""
+    if len(raw) > untrusted.MAX_IMPORT_BYTES:
+        raise ImportRefused(_("That file is too large."))
+    budget = untrusted.Budget()
+    if not raw.startswith(SQLITE_HEADER):
+        document = untrusted.parse(raw, budget)
+        _games_of(document)
+        return document  # type: ignore[no-any-return]
+    with tempfile.TemporaryDirectory(prefix="companion-import-") as folder:
+        path = Path(folder) / "backup.sqlite"
+        path.write_bytes(raw)
+        games = document_from_backup(path, budget)["games"]
+    untrusted.check_counts(games)
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": games}

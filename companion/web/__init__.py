@@ -13,9 +13,19 @@ from werkzeug.exceptions import HTTPException
 
 from companion import services
 from companion.stats.store import stats_cli
-from companion.web import assets, cards, games, history, language, scan
+from companion.web import (
+    assets,
+    cards,
+    exports,  # noqa: F401  (adds its routes to history.bp)
+    games,
+    history,
+    language,
+    purchases,  # noqa: F401  (adds its routes to scan.bp)
+    scan,
+)
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer, is_htmx
+from companion.web.present import titles
 
 
 def register(app: Flask) -> None:
@@ -25,9 +35,10 @@ def register(app: Flask) -> None:
     app.register_blueprint(games.bp)
     games.install(app)
     app.register_blueprint(cards.bp)
-    app.register_blueprint(scan.bp)
-    app.register_blueprint(history.bp)
+    app.register_blueprint(scan.bp)  # with the routes of web.purchases
+    app.register_blueprint(history.bp)  # with the routes of web.exports
     app.cli.add_command(stats_cli)
+    app.add_template_filter(titles.game_title, "game_title")
     app.after_request(add_vary)
     app.after_request(_security_headers)
     assets.install(app)  # compression, static URLs with versions, the manifest

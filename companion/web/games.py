@@ -26,6 +26,7 @@ from companion.web.language import card_text, house_name, refusal
 from companion.web.present import clock, page
 from companion.web.present.fix import corrections
 from companion.web.present.round_end import round_end as present_round_end
+from companion.web.present.titles import game_title, title_for
 
 bp = Blueprint("games", __name__)
 TABLE = "games/table.html"
@@ -119,7 +120,7 @@ def create() -> ResponseReturnValue:
     form = request.form.to_dict()
     try:
         setup = forms.setup_from(form, seed=secrets.randbelow(2**31))
-        game_id = services.create_game(setup, catalog())
+        game_id = services.create_game(setup, catalog(), title=title_for(setup, catalog()))
     except IllegalAction as exc:
         return _new_form(form, refusal(exc), 422)
     return redirect(url_for("games.setup", game_id=game_id), 303)
@@ -217,7 +218,9 @@ def round_end(game_id: int, round_number: int) -> ResponseReturnValue:
     card = present_round_end(view.state, round_number)
     if card is None:
         return error_answer(404, _("Round %(n)s has not ended yet.", n=round_number))
-    return render_template("games/round_end.html", card=card, game_id=game_id, title=view.title)
+    return render_template(
+        "games/round_end.html", card=card, game_id=game_id, title=game_title(view)
+    )
 
 
 @bp.get("/games/<int:game_id>/delete")

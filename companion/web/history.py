@@ -1,30 +1,25 @@
-"""History, game summaries, statistics, exports, the JSON import and the backup download."""
+"""History, game summaries and statistics (the exports, the import and the backup download:
+`web.exports`, on this blueprint)."""
 
 from __future__ import annotations
 
-import json
 import re
-import sqlite3
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import pairwise
-from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import format_datetime
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion import services
-from companion.db import db
-from companion.db.backup import BackupRefused, backup_to
 from companion.rules.catalog import Catalog
 from companion.rules.scoring import TIEBREAKS
 from companion.rules.state import DIFFICULTIES
-from companion.stats import aggregate, bgstats, simulated, store, transfer
+from companion.stats import aggregate, bgstats, simulated, store
 from companion.stats import summary as summary_module
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
@@ -35,7 +30,6 @@ from companion.web.present.panels import TIEBREAK_NAMES
 from companion.web.present.panels import VP_SOURCES as PANEL_SOURCES
 
 bp = Blueprint("history", __name__)
-MAX_IMPORT_BYTES = 12 * 1024 * 1024
 HISTORY_SHOWN = 100  # the most recent finished games the history lists
 TREND_GAMES = 30  # the games in a player's VP chart
 MODES = MODE_NAMES
@@ -341,81 +335,3 @@ def statistics() -> ResponseReturnValue:
         difficulties=DIFFICULTY_NAMES,
         expansions=EXPANSIONS,
     )
-
-
-def _download(body: str, mimetype: str, name: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
-def _stamp() -> str:
-    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-
-
-@bp.get("/export/games.csv")
-def export_csv() -> ResponseReturnValue:
-    text = transfer.csv_text(reversed(store.for_app().records()))
-    return _download(text, "text/csv", f"dune-games-{_stamp()}.csv")
-
-
-@bp.get("/export/games.json")
-def export_json() -> ResponseReturnValue:
-    text = json.dumps(transfer.export_json(), ensure_ascii=False, indent=1)
-    return _download(text, "application/json", f"dune-games-{_stamp()}.json")
-
-
-@bp.get("/export/backup.sqlite")
-def backup() -> ResponseReturnValue:
-    folder = Path(tempfile.mkdtemp(prefix="companion-backup-"))
-    try:
-        copied = backup_to(db.engine.url, folder / "backup.sqlite")
-    except (BackupRefused, sqlite3.Error, OSError) as exc:
-        return render_template("history/message.html", message=str(exc), ok=False), 409
-    data = copied.path.read_bytes()
-    copied.path.unlink()
-    folder.rmdir()
-    response = Response(data, mimetype="application/vnd.sqlite3")
-    response.headers["Content-Disposition"] = f'attachment; filename="companion-{_stamp()}.sqlite"'
-    return response
-
-
-@bp.post("/import")
-def import_games() -> ResponseReturnValue:
-    upload = request.files.get("file")
-    if upload is None or not upload.filename:
-        return _message(_("Choose a games export (.json) or a backup (.sqlite) to import."), 422)
-    raw = upload.read(MAX_IMPORT_BYTES + 1)
-    if len(raw) > MAX_IMPORT_BYTES:
-        return _message(_("That file is too large."), 413)
-    try:
-        document = _uploaded_document(raw)
-        imported = transfer.import_json(document, catalog())
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return _message(
-            _("That file is neither a games export (.json) nor a backup (.sqlite)."), 422
-        )
-    except transfer.ImportRefused as exc:
-        return _message(str(exc), 422)
-    return _message(
-        _(
-            "Imported %(added)d games; %(skipped)d were already here.",
-            added=imported.added,
-            skipped=imported.skipped,
-        ),
-        200,
-    )
-
-
-def _uploaded_document(raw: bytes) -> Any:
-    """The games of an uploaded JSON export or backup file."""
-    if not raw.startswith(transfer.SQLITE_HEADER):
-        return json.loads(raw.decode("utf-8"))
-    with tempfile.TemporaryDirectory(prefix="companion-import-") as folder:
-        path = Path(folder) / "backup.sqlite"
-        path.write_bytes(raw)
-        return transfer.document_from_backup(path)
-
-
-def _message(text: str, status: int) -> ResponseReturnValue:
-    return render_template("history/message.html", message=text, ok=status == 200), status

@@ -395,14 +395,13 @@ def test_the_scan_page_says_what_each_photo_gave(client):
 
 
 def test_the_same_sticker_is_offered_again_once_5_seconds_have_passed(game, client, monkeypatch):
-    from companion.db import models
-    from companion.web import scan as scan_module
+    from companion.db import models, repository
 
     game_id = game.new_2p()
     photo = qr_png(f"{HOST}/c/foldspace/6")
     start = models.utc_now()
     clock = {"now": start}
-    monkeypatch.setattr(scan_module, "utc_now", lambda: clock["now"])
+    monkeypatch.setattr(repository, "utc_now", lambda: clock["now"])
 
     def offered() -> bool:
         answer = client.post(
