@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from companion.rules.catalog import Resources, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
+from companion.rules.text import RESOURCE_AMOUNTS
 from companion.web.language import card_text, translated
 from companion.web.language import lazy_word as _l
 from companion.web.present.views import Chip, SpaceView, chip, faction_name
@@ -44,7 +46,8 @@ COST_NOTES = {"2 to 5 spice": _l("2 to 5 spice")}
 def cost_text(space: SpaceDef, state: GameState) -> str:
     """What a space costs, in the reader's language ("" when free)."""
     if space.id == "mentat":
-        return str(_("%(n)s Solari", n=mentat_cost(state.setup)))
+        cost = mentat_cost(state.setup)
+        return str(ngettext("%(n)s Solari", "%(n)s Solari", cost, n=cost))
     if space.cost_note:
         note = COST_NOTES.get(space.cost_note)
         return str(note) if note is not None else space.cost_note
@@ -54,11 +57,11 @@ def cost_text(space: SpaceDef, state: GameState) -> str:
 def resources_words(resources: Resources) -> str:
     """'2 Solari, 1 spice' in the reader's language; "" for nothing."""
     amounts = (
-        (resources.solari, _l("%(n)s Solari")),
-        (resources.spice, _l("%(n)s spice")),
-        (resources.water, _l("%(n)s water")),
+        (resources.solari, RESOURCE_AMOUNTS["solari"]),
+        (resources.spice, RESOURCE_AMOUNTS["spice"]),
+        (resources.water, RESOURCE_AMOUNTS["water"]),
     )
-    return listed([str(words) % {"n": n} for n, words in amounts if n])
+    return listed([ngettext(*words, n, n=n) for n, words in amounts if n])
 
 
 def listed(parts: list[str]) -> str:
@@ -83,8 +86,8 @@ def control_bonus_text(space: SpaceDef) -> str:
     if not bonus:
         return ""
     if bonus.solari:
-        return str(_("%(n)s Solari", n=bonus.solari))
-    return str(_("%(n)s spice", n=bonus.spice))
+        return str(ngettext("%(n)s Solari", "%(n)s Solari", bonus.solari, n=bonus.solari))
+    return str(ngettext("%(n)s spice", "%(n)s spice", bonus.spice, n=bonus.spice))
 
 
 def board(state: GameState) -> Board:
