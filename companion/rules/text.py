@@ -16,7 +16,12 @@ TEMPLATES: Mapping[str, str | Plural] = {
     "setup": N_("New game set up. %(first)s takes the First Player marker."),
     "conflict": N_("Round %(round)s: reveal the Conflict card %(card)s (level %(level)s)."),
     "rival_swordmaster": N_("%(house)s's Swordmaster arrives: it has 3 Agents from now on."),
-    "defensive_bonus": N_("%(house)s controls %(space)s: %(what)s"),
+    "defensive_bonus": N_(
+        "%(house)s controls %(space)s: you may deploy 1 troop from your supply to the Conflict."
+    ),
+    "defensive_bonus_deployed": N_(
+        "%(house)s controls %(space)s: it deploys 1 troop from supply to the Conflict."
+    ),
     "agent": N_("%(house)s sends an Agent to %(space)s."),
     "influence": N_("%(house)s: %(faction)s Influence %(old)s → %(new)s."),
     "influence_choice": N_("%(house)s takes %(amount)s %(faction)s Influence."),
@@ -45,7 +50,15 @@ TEMPLATES: Mapping[str, str | Plural] = {
         "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there)."
     ),
     "reveal": N_("%(house)s takes a Reveal turn."),
-    "churn": N_("Imperium Row churn: the dice show %(dice)s. %(what)s"),
+    "churn": Nn_(
+        "Imperium Row churn: the dice show %(dice)s. Trash the Imperium Row card at position "
+        "%(positions)s.",
+        "Imperium Row churn: the dice show %(dice)s. Trash the Imperium Row cards at positions "
+        "%(positions)s.",
+    ),
+    "churn_none": N_(
+        "Imperium Row churn: the dice show %(dice)s. Nothing to trash (6s are ignored)."
+    ),
     "voice": N_(
         "%(house)s uses The Voice on %(space)s: opponents can't go there until their next turn."
     ),
@@ -100,14 +113,22 @@ TEMPLATES: Mapping[str, str | Plural] = {
         "Epic troops and Intrigue card."
     ),
     "signet": N_("%(house)s uses its Signet ability (%(leader)s)%(outcome)s."),
-    "rival_harvest": N_("%(house)s harvests %(space)s: %(what)s"),
+    "rival_harvest": Nn_(
+        "%(house)s harvests %(space)s: it gains %(spice)s spice.",
+        "%(house)s harvests %(space)s: it gains %(spice)s spice.",
+    ),
+    "rival_harvest_return": Nn_(
+        "%(house)s harvests %(space)s: return its %(bonus)s bonus spice to the bank.",
+        "%(house)s harvests %(space)s: return its %(bonus)s bonus spice to the bank.",
+    ),
     "swords": Nn_(
         "%(house)s's combat bonus: %(card)s shows %(swords)s sword.",
         "%(house)s's combat bonus: %(card)s shows %(swords)s swords.",
     ),
     "strength": N_("%(house)s's strength: %(strength)s."),
     "phase": N_("Phase 3: Combat."),
-    "combat": N_("Combat for %(card)s: %(result)s"),
+    "combat": N_("Combat for %(card)s: strength %(strengths)s. Rewards: %(rewards)s."),
+    "combat_no_reward": N_("Combat for %(card)s: strength %(strengths)s. Nobody takes a reward."),
     "combat_none": N_("Combat for %(card)s: nobody is in the Conflict, nobody takes a reward."),
     "control_removed": N_("House Hagal wins: remove %(house)s's Control marker from %(space)s."),
     "reward": N_("%(house)s takes the %(place)s-place reward of %(card)s."),
@@ -117,7 +138,8 @@ TEMPLATES: Mapping[str, str | Plural] = {
     "makers": N_("Phase 4: add 1 bonus spice to %(spaces)s."),
     "makers_none": N_("Phase 4: no bonus spice this round, every Maker space has an Agent."),
     "recall": N_("Phase 5: recall Agents, return the Mentat; %(first)s is now First Player."),
-    "game_end": N_("The game ends: %(why)s"),
+    "game_end": N_("The game ends: someone reached %(goal)s VP."),
+    "game_end_deck": N_("The game ends: the Conflict deck is empty."),
     "alliance": N_("%(house)s takes the %(faction)s Alliance."),
     "alliance_from": N_("%(house)s takes the %(faction)s Alliance from %(previous)s."),
     # No house meets the Alliance's conditions any more: nobody holds it [FAQ Alliance].
@@ -159,7 +181,13 @@ TEMPLATES: Mapping[str, str | Plural] = {
         "%(house)s recalls their Freighter from step %(step)s to the bottom of the Shipping "
         "track and collects the rewards of that step and every step below it."
     ),
-    "dividends": N_("%(house)s takes Dividends: %(what)s"),
+    "dividends": N_("%(house)s takes Dividends: it gains 5 Solari; everyone else gains 1 Solari."),
+    "dividends_player": N_(
+        "%(house)s takes Dividends: take 5 Solari from the bank; everyone else gains 1 Solari."
+    ),
+    "dividends_hagal": N_(
+        "%(house)s takes Dividends: House Hagal keeps no Solari; each player gains 1 Solari."
+    ),
     "transports": Nn_(
         "%(house)s's Troop Transports: it deploys the %(troops)s troop from the Shipping "
         "track straight to the Conflict.",
@@ -234,6 +262,9 @@ COUNTS = {
     "expert_hold": "kept",
     "harvest": "spice",
     "harvest_plain": "spice",
+    "churn": "trashed",
+    "rival_harvest": "spice",
+    "rival_harvest_return": "bonus",
     "swords": "swords",
     "exchange_intrigue": "paid",
     "transports": "troops",
@@ -339,6 +370,8 @@ def describe(entry: Entry, state: GameState) -> Message:
         template = "alliance_returned"
     elif entry.kind == "alliance" and data.get("previous"):
         template = "alliance_from"
+    elif entry.kind == "dividends":
+        template = _dividends(entry, names) or template
     else:
         template = _PLAIN_VARIANTS.get(entry.kind, _no_variant)(data) or template
     wording = TEMPLATES.get(template, template)
@@ -383,10 +416,8 @@ def _first_player(entry: Entry, data: Data, names: _Names) -> Data:
     return {"first": names.house(data.get("first"))}
 
 
-def _defensive_bonus(entry: Entry, data: Data, names: _Names) -> Data:
-    if data.get("deployed"):
-        return {"what": Message(N_("it deploys 1 troop from supply to the Conflict."))}
-    return {"what": Message(N_("you may deploy 1 troop from your supply to the Conflict."))}
+def _defensive_bonus(data: Data) -> str | None:
+    return "defensive_bonus_deployed" if data.get("deployed") else None
 
 
 def _control_bonus(entry: Entry, data: Data, names: _Names) -> Data:
@@ -402,15 +433,11 @@ def _secrets_steal(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _churn(entry: Entry, data: Data, names: _Names) -> Data:
     positions = _items(data.get("positions"))
-    dice = _dice(entry, data, names)
-    if not positions:
-        return {**dice, "what": Message(N_("Nothing to trash (6s are ignored)."))}
-    trash = Nn_(
-        "Trash the Imperium Row card at position %(positions)s.",
-        "Trash the Imperium Row cards at positions %(positions)s.",
-    )
-    at = listed([str(p) for p in positions])
-    return {**dice, "what": counted(trash, len(positions), positions=at)}
+    return {
+        **_dice(entry, data, names),
+        "positions": listed([str(p) for p in positions]),
+        "trashed": len(positions),
+    }
 
 
 def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
@@ -426,20 +453,8 @@ def _signet(entry: Entry, data: Data, names: _Names) -> Data:
     }
 
 
-def _rival_harvest(entry: Entry, data: Data, names: _Names) -> Data:
-    if data.get("spice"):
-        gains = Nn_("it gains %(spice)s spice.", "it gains %(spice)s spice.")
-        return {"what": counted(gains, data.get("spice"), spice=data.get("spice"))}
-    return {
-        "what": counted(
-            Nn_(
-                "return its %(bonus)s bonus spice to the bank.",
-                "return its %(bonus)s bonus spice to the bank.",
-            ),
-            data.get("bonus"),
-            bonus=data.get("bonus"),
-        )
-    }
+def _rival_harvest(data: Data) -> str | None:
+    return None if data.get("spice") else "rival_harvest_return"
 
 
 def _combat(entry: Entry, data: Data, names: _Names) -> Data:
@@ -451,19 +466,7 @@ def _combat(entry: Entry, data: Data, names: _Names) -> Data:
         Message(N_("%(house)s %(place)s"), house=names.house(h), place=_named(PLACE_NAMES, p))
         for h, p in _pairs(data.get("places"))
     ]
-    if not won:
-        return {
-            "result": Message(
-                N_("strength %(strengths)s. Nobody takes a reward."), strengths=joined(parts)
-            )
-        }
-    return {
-        "result": Message(
-            N_("strength %(strengths)s. Rewards: %(rewards)s."),
-            strengths=joined(parts),
-            rewards=joined(won),
-        )
-    }
+    return {"strengths": joined(parts), "rewards": joined(won)}
 
 
 def reward_phrase(amounts: object) -> str:
@@ -507,10 +510,7 @@ def _makers(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _game_end(entry: Entry, data: Data, names: _Names) -> Data:
-    if data.get("reason") == "vp":
-        goal = data.get("goal", VP_TO_END)
-        return {"why": Message(N_("someone reached %(goal)s VP."), goal=goal)}
-    return {"why": Message(N_("the Conflict deck is empty."))}
+    return {"goal": data.get("goal", VP_TO_END)}
 
 
 def _alliance(entry: Entry, data: Data, names: _Names) -> Data:
@@ -606,13 +606,11 @@ def _tech_flip(entry: Entry, data: Data, names: _Names) -> Data:
     return {"why": Message(FLIP_REASONS.get(str(data.get("tile")), N_(" to use it")))}
 
 
-def _dividends(entry: Entry, data: Data, names: _Names) -> Data:
+def _dividends(entry: Entry, names: _Names) -> str | None:
     taker = _house(names.state, entry.house)
     if taker is not None and taker.kind == "hagal":
-        return {"what": Message(N_("House Hagal keeps no Solari; each player gains 1 Solari."))}
-    if taker is not None and taker.is_human:
-        return {"what": Message(N_("take 5 Solari from the bank; everyone else gains 1 Solari."))}
-    return {"what": Message(N_("it gains 5 Solari; everyone else gains 1 Solari."))}
+        return "dividends_hagal"
+    return "dividends_player" if taker is not None and taker.is_human else None
 
 
 def _dreadnought_home(entry: Entry, data: Data, names: _Names) -> Data:
@@ -658,13 +656,11 @@ def _tech_trash(entry: Entry, data: Data, names: _Names) -> Data:
 _DETAILS: Mapping[str, Details] = {
     "setup": _first_player,
     "recall": _first_player,
-    "defensive_bonus": _defensive_bonus,
     "control_bonus": _control_bonus,
     "secrets_steal": _secrets_steal,
     "churn": _churn,
     "hagal_skip": _hagal_skip,
     "signet": _signet,
-    "rival_harvest": _rival_harvest,
     "combat": _combat,
     "reward": _reward,
     "reward_choice": _reward_choice,
@@ -682,7 +678,6 @@ _DETAILS: Mapping[str, Details] = {
     "tech_paid": _tech_paid,
     "negotiators_back": _negotiators_back,
     "tech_flip": _tech_flip,
-    "dividends": _dividends,
     "dreadnought_home": _dreadnought_home,
     "post": _post,
     "post_end": _post_end,
@@ -705,7 +700,15 @@ def _no_variant(data: Data) -> str | None:
 _PLAIN_VARIANTS: Mapping[str, Callable[[Data], str | None]] = {
     "harvest": lambda data: None if data.get("bonus") else "harvest_plain",
     "makers": lambda data: None if _items(data.get("spaces")) else "makers_none",
-    "combat": lambda data: None if _pairs(data.get("strengths")) else "combat_none",
+    "combat": lambda data: (
+        ("combat_no_reward" if not _pairs(data.get("places")) else None)
+        if _pairs(data.get("strengths"))
+        else "combat_none"
+    ),
+    "churn": lambda data: None if _items(data.get("positions")) else "churn_none",
+    "defensive_bonus": _defensive_bonus,
+    "rival_harvest": _rival_harvest,
+    "game_end": lambda data: None if data.get("reason") == "vp" else "game_end_deck",
     "exchange": lambda data: "exchange_intrigue" if data.get("resource") == "intrigue" else None,
 }
 

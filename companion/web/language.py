@@ -178,7 +178,7 @@ def translated(text: str, translations: NullTranslations | None = None, names: b
     found = translations or page_translations()
     if isinstance(text, Listing):
         parts = [str(shown_value(p, found, "", names)) for p in text.parts]
-        return str(format_list(parts, style=text.style, locale=_locale()))
+        return str(format_list(parts, style=text.style, locale=page_locale()))
     values = {k: shown_value(v, found, k, names) for k, v in text.values.items()}
     wording: str
     if text.plural is not None:
@@ -193,7 +193,7 @@ def translated(text: str, translations: NullTranslations | None = None, names: b
         return text
 
 
-def _locale() -> str:
+def page_locale() -> str:
     """The page's locale for Babel's formatting (English outside a request)."""
     return str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
 

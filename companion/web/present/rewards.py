@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from babel.lists import format_list
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from companion.rules.catalog import Resources, Reward
+from companion.web.language import page_locale
 from companion.web.present.board import listed, resources_words
 
 
@@ -19,7 +21,9 @@ def reward_words(reward: Reward, names: Mapping[str, str]) -> str:
     parts += [money] if money else []
     parts += _pieces(reward, names)
     if reward.choose:
-        options = _(" or ").join(reward_words(o, names) for o in reward.options)
+        options = format_list(
+            [reward_words(o, names) for o in reward.options], style="or", locale=page_locale()
+        )
         parts.append(_("choose %(n)s: %(options)s", n=reward.choose, options=options))
     for offer in reward.offers:
         vp = ngettext("%(num)d Victory Point", "%(num)d Victory Points", offer.vp)
