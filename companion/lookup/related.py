@@ -257,7 +257,12 @@ def _tech(index: SearchIndex, tile: TechDef) -> Groups:
     catalog = index.catalog
     where = [
         *(
-            Link("space", s.id, s.name, Message(N_("%(n)s spice off"), n=s.tech_discount))
+            Link(
+                "space",
+                s.id,
+                s.name,
+                counted(Nn_("%(n)s spice off", "%(n)s spice off"), s.tech_discount),
+            )
             if s.tech_discount
             else Link("space", s.id, s.name)
             for s in catalog.spaces.values()

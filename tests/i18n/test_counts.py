@@ -44,15 +44,11 @@ NOT_COUNTED = frozenset(
 # pages), to turn into a plural entry with its translations. A new one fails the test.
 LATER = frozenset(
     {
-        " (%(n)s spice off)",
         "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s Influence "
         "(rulebook p.20: you decide).",
         "%(house)s: choose the Faction for +%(n)s Influence.",
-        "%(n)s Conflict cards left in the deck.",
         "%(n)s Persuasion",
         "%(n)s base spice",
-        "%(n)s left",
-        "%(n)s spice off",
         "%(n)s stickers, one per physical copy. Each code opens the card's rules page at "
         "%(base)s/c/… and is read by the app's scanner.",
         "%(rounds)d rounds",
@@ -60,7 +56,6 @@ LATER = frozenset(
         "+%(n)s Influence with each of %(factions)s different Factions",
         "+%(n)s Influence with one Faction of your choice",
         "+%(n)s Persuasion.",
-        "A house has %(n)s troops in all.",
         "Everything in the rules lookup: %(n)s items. Type a name or an effect, or set a filter.",
         "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add the %(added)s "
         "Rise of Ix cards but not the %(left)s marked 1P (%(cards)s); shuffle the %(n)s "
@@ -82,7 +77,6 @@ LATER = frozenset(
         "Simulated, not played: %(games)d solo games per line between two Rivals and the "
         "simulator's scripted player, which places Agents at random. Real players win far "
         "more often; compare the difficulties with each other.",
-        "Tap the space where you sent an Agent (%(n)s left), or take your Reveal turn.",
         "Tech tiles: shuffle the %(tiles)s tiles face down and make three stacks of "
         "%(size)s on the Ix board (Rise of Ix rulebook p.3).",
         "Tech tiles: shuffle the %(tiles)s tiles face down, make three stacks of %(size)s "

@@ -15,8 +15,8 @@ import pytest
 
 from companion.rules.codec import decode, decode_setup
 from companion.rules.engine import new_game, replay
-from companion.rules.state import Entry, GameState
 from companion.rules.i18n import Listing, Message
+from companion.rules.state import Entry, GameState
 from companion.rules.text import describe, sentence
 from tests.rules.helpers import catalog, solo
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from babel.support import NullTranslations
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from companion.rules.changes import board_changes
 from companion.rules.i18n import N_, joined
@@ -174,8 +175,10 @@ def _agent_turn_banner(house: House, round_number: int) -> tuple[str, str, House
             house=house_name(house.name),
             round=round_number,
         )
-        detail = _(
+        detail = ngettext(
             "Tap the space where you sent an Agent (%(n)s left), or take your Reveal turn.",
+            "Tap the space where you sent an Agent (%(n)s left), or take your Reveal turn.",
+            house.agents_left,
             n=house.agents_left,
         )
         return headline, detail, house
