@@ -49,14 +49,10 @@ LATER = frozenset(
         "%(house)s: choose the Faction for +%(n)s Influence.",
         "%(n)s Persuasion",
         "%(n)s base spice",
-        "%(n)s stickers, one per physical copy. Each code opens the card's rules page at "
-        "%(base)s/c/… and is read by the app's scanner.",
         "%(rounds)d rounds",
-        "%(total)s results; the first %(n)s:",
         "+%(n)s Influence with each of %(factions)s different Factions",
         "+%(n)s Influence with one Faction of your choice",
         "+%(n)s Persuasion.",
-        "Everything in the rules lookup: %(n)s items. Type a name or an effect, or set a filter.",
         "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add the %(added)s "
         "Rise of Ix cards but not the %(left)s marked 1P (%(cards)s); shuffle the %(n)s "
         "cards (Rise of Ix rulebook p.8).",
@@ -83,7 +79,6 @@ LATER = frozenset(
         "on the Ix board and turn the top tile of each stack face up; the app then asks "
         "which tiles came up (Rise of Ix rulebook p.3).",
         "That photo has too many pixels (%(n)s megapixels at most).",
-        "the %(shown)d most recent are listed; filter to find older ones",
     }
 )
 COUNT_BEFORE_WORD = re.compile(r"%\((\w+)\)[sd]\s+([A-Za-z]\w*)")
