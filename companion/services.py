@@ -34,7 +34,7 @@ from companion.rules import codec
 from companion.rules.actions import Action, IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.engine import apply, new_game, replay
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_, Message, listed
 from companion.rules.state import GameState, Setup
 from companion.state_cache import CachedGame, StateCache
 from companion.stats import store as records
@@ -136,9 +136,7 @@ def title_for(setup: Setup, catalog: Catalog) -> Message:
     if setup.mode != "solo":
         return Message(N_("%(players)s vs House Hagal"), players=players)
     names = [leader(s.leader) for s in setup.rivals]
-    rivals: str = ", ".join(names)
-    if len(names) == 2:
-        rivals = Message(N_("%(first)s and %(second)s"), first=names[0], second=names[1])
+    rivals = listed(names)  # joined in the reader's language where the title is shown
     word = DIFFICULTY_WORDS.get(setup.difficulty or "")
     return Message(
         N_("%(players)s vs %(rivals)s (%(difficulty)s)"),
