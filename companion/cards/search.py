@@ -45,7 +45,8 @@ from companion.rules.catalog import (
     TechDef,
     TrackDef,
 )
-from companion.rules.i18n import N_, Message, joined
+from companion.rules.i18n import N_, Message, Nn_, counted, joined
+from companion.rules.text import NEGOTIATORS, RESOURCE_AMOUNTS
 
 # The labels people know the Agent icons, sets and Intrigue types by (marked with N_: the
 # web layer shows them in the reader's language).
@@ -97,20 +98,17 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def counted(count: int, one: str, many: str) -> str:
-    """'1 troop', '2 troops': `one` or `many` (templates with %(n)s) filled in, as a Message
-    the web layer shows in the reader's language."""
-    return Message(one if count == 1 else many, n=count)
+FREIGHTER_MOVES = Nn_("%(n)s Freighter move", "%(n)s Freighter moves")
 
 
 def resources_text(resources: Resources, empty: str = Message(N_("free"))) -> str:
     """'2 Solari, 1 spice'; `empty` when there is nothing (a Message, as each part)."""
     parts = [
-        Message(label, n=n)
-        for n, label in (
-            (resources.solari, N_("%(n)s Solari")),
-            (resources.spice, N_("%(n)s spice")),
-            (resources.water, N_("%(n)s water")),
+        counted(words, n)
+        for n, words in (
+            (resources.solari, RESOURCE_AMOUNTS["solari"]),
+            (resources.spice, RESOURCE_AMOUNTS["spice"]),
+            (resources.water, RESOURCE_AMOUNTS["water"]),
         )
         if n
     ]
@@ -162,8 +160,10 @@ def hagal_facts(card: HagalCardDef, names: Mapping[str, str]) -> list[str]:
 
     def gains(influence: str | None, freighter: int) -> list[str]:
         faction = Message(FACTION_NAMES[influence]) if influence else None
-        found = [Message(N_("+1 %(faction)s Influence"), faction=faction)] if faction else []
-        moves = counted(freighter, N_("%(n)s Freighter move"), N_("%(n)s Freighter moves"))
+        found: list[str] = (
+            [Message(N_("+1 %(faction)s Influence"), faction=faction)] if faction else []
+        )
+        moves = counted(FREIGHTER_MOVES, freighter)
         return found + ([moves] if freighter else [])
 
     def sentence(part: str) -> str:
@@ -201,20 +201,22 @@ def hagal_facts(card: HagalCardDef, names: Mapping[str, str]) -> list[str]:
     if not card.space_if_guild_2:
         facts += [sentence(g) for g in gains(card.influence, card.freighter)]
     if card.troops:
-        facts.append(counted(card.troops, N_("Recruit %(n)s troop."), N_("Recruit %(n)s troops.")))
+        facts.append(counted(Nn_("Recruit %(n)s troop.", "Recruit %(n)s troops."), card.troops))
     if card.signet:
         facts.append(Message(N_("Signet Ring: the Rival uses its Leader's Signet ability (solo).")))
     facts += _dreadnought_and_tech(card.dreadnought, card.acquire_tech, card.tech_discount, True)
     if card.negotiator:
         facts.append(
             counted(
+                Nn_(
+                    "If it can't afford a tile: %(n)s Negotiator on Ix.",
+                    "If it can't afford a tile: %(n)s Negotiators on Ix.",
+                ),
                 card.negotiator,
-                N_("If it can't afford a tile: %(n)s Negotiator on Ix."),
-                N_("If it can't afford a tile: %(n)s Negotiators on Ix."),
             )
         )
     facts.append(
-        counted(card.swords, N_("Combat bonus: %(n)s sword."), N_("Combat bonus: %(n)s swords."))
+        counted(Nn_("Combat bonus: %(n)s sword.", "Combat bonus: %(n)s swords."), card.swords)
     )
     return facts
 
@@ -222,15 +224,18 @@ def hagal_facts(card: HagalCardDef, names: Mapping[str, str]) -> list[str]:
 def _dreadnought_and_tech(dreadnoughts: int, acquire: bool, discount: int, tile: bool) -> list[str]:
     """The Rise of Ix icons a House Hagal card and a board space share [IX pp.4-6]; `tile`:
     "a Tech tile" (a House Hagal card) rather than "Tech" (a space)."""
-    commission = (N_("Commission %(n)s dreadnought."), N_("Commission %(n)s dreadnoughts."))
-    facts = [counted(dreadnoughts, *commission)] if dreadnoughts else []
+    commission = Nn_("Commission %(n)s dreadnought.", "Commission %(n)s dreadnoughts.")
+    facts: list[str] = [counted(commission, dreadnoughts)] if dreadnoughts else []
     if acquire and discount:
         template = (
-            N_("Acquire a Tech tile with %(n)s spice off.")
+            Nn_(
+                "Acquire a Tech tile with %(n)s spice off.",
+                "Acquire a Tech tile with %(n)s spice off.",
+            )
             if tile
-            else N_("Acquire Tech with %(n)s spice off.")
+            else Nn_("Acquire Tech with %(n)s spice off.", "Acquire Tech with %(n)s spice off.")
         )
-        facts.append(Message(template, n=discount))
+        facts.append(counted(template, discount))
     elif acquire:
         facts.append(Message(N_("Acquire a Tech tile.") if tile else N_("Acquire Tech.")))
     return facts
@@ -247,7 +252,13 @@ def space_facts(space: SpaceDef) -> list[str]:
         facts.append(Message(N_("Combat space.")))
     if space.maker:
         facts.append(
-            Message(N_("Maker space: %(n)s base spice, plus any bonus spice."), n=space.base_spice)
+            counted(
+                Nn_(
+                    "Maker space: %(n)s base spice, plus any bonus spice.",
+                    "Maker space: %(n)s base spice, plus any bonus spice.",
+                ),
+                space.base_spice,
+            )
         )
     if space.control_bonus is not None:
         bonus = resources_text(space.control_bonus)
@@ -255,13 +266,13 @@ def space_facts(space: SpaceDef) -> list[str]:
     if space.once_per_game:
         facts.append(Message(N_("Once per game.")))
     if space.freighter:
-        moves = counted(space.freighter, N_("%(n)s Freighter move"), N_("%(n)s Freighter moves"))
+        moves = counted(FREIGHTER_MOVES, space.freighter)
         facts.append(Message(N_("%(what)s."), what=moves))
     facts += _dreadnought_and_tech(
         space.dreadnought, space.acquire_tech, space.tech_discount, False
     )
     if space.negotiator:
-        negotiators = counted(space.negotiator, N_("%(n)s Negotiator"), N_("%(n)s Negotiators"))
+        negotiators = counted(NEGOTIATORS, space.negotiator)
         facts.append(Message(N_("%(what)s."), what=negotiators))
     return facts
 

@@ -26,7 +26,6 @@ from companion.cards.search import (
     SET_NAMES,
     Item,
     SearchIndex,
-    counted,
     space_facts,
 )
 from companion.cards.words import load_words
@@ -44,7 +43,7 @@ from companion.rules.catalog import (
     SpaceDef,
     TechDef,
 )
-from companion.rules.i18n import N_, Message, joined
+from companion.rules.i18n import N_, Message, Nn_, counted, joined
 
 __all__ = ["SETS", "Detail", "Link", "Lookup", "Related", "Ruling", "detail", "load_lookup"]
 
@@ -129,8 +128,8 @@ class Detail:
 
 def _copies(count: int, per_player: bool = False) -> str:
     if per_player:
-        return counted(count, N_("%(n)s copy per player"), N_("%(n)s copies per player"))
-    return counted(count, N_("%(n)s copy"), N_("%(n)s copies"))
+        return counted(Nn_("%(n)s copy per player", "%(n)s copies per player"), count)
+    return counted(Nn_("%(n)s copy", "%(n)s copies"), count)
 
 
 def _facts(catalog: Catalog, item: Item) -> list[tuple[str, str]]:

@@ -50,7 +50,7 @@ class Amount(NamedTuple):
 # one per resource of the badges: companion/web/cards.py's `res` kinds). The glossary's
 # terms: ja ソラリ 香料 水 説得力 剣 部隊 勝利点 策謀カード; ko 솔라리 스파이스 물 설득 검
 # 병력 승점 책략 카드; pl solarisy przyprawa woda perswazja miecz żołnierz PZ karta
-# intrygi; zh_Hans 索货币 香料 水 说服力 剑 部队 胜利点 秘牌; zh_Hant 太陽幣 香料 水 說服力
+# intrygi; zh_Hans 索货币 香料 水 说服力 剑 部队 胜利点 秘牌; zh_Hant 太陽幣 香料 水 招募點數
 # 劍 軍隊 勝利點 密謀.
 WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     "ja": {
@@ -97,7 +97,7 @@ WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "solari": "太陽幣",
         "spice": "香料(?!永流傳)",
         "water": "水",
-        "persuasion": "說服力",
+        "persuasion": "招募點數",
         "swords": "劍",
         "troops": "軍隊|部隊",
         "vp": "勝利點",

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from flask_babel import gettext, ngettext
+from babel.lists import format_list
+from flask_babel import get_locale, gettext, ngettext
 
 from companion.rules.catalog import Catalog
 from companion.rules.hagal import hagal_cards
@@ -423,9 +424,8 @@ def _start(setup: Setup, houses: tuple[House, ...], names: Names) -> list[str]:
 
 
 def _join(names: Sequence[str]) -> str:
-    if len(names) < 2:
-        return "".join(names)
-    return _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+    """ "a, b, and c" joined the reader's way (Babel's format_list, CLDR's data)."""
+    return str(format_list(list(names), locale=get_locale() or "en")) if names else ""
 
 
 def _ix_cards(catalog: Catalog) -> list[str]:
@@ -453,13 +453,14 @@ def _ix_board(setup: Setup, catalog: Catalog, names: Names, state: GameState | N
         return names.card(found.name) if found else sid
 
     gone = [names.card(s.name) for s in catalog.spaces.values() if "ix" in s.removed_with]
+    shipping = _("the Shipping track")  # apart: pybabel skips a _() inside another's arguments
     return [
         _(
             "Place the CHOAM board overlay on the upper right corner of the board, over the "
             "Landsraad and CHOAM sections: %(gone)s are gone; %(new)s are new (Rise of Ix "
             "rulebook p.3).",
             gone=_join(gone),
-            new=_join([*(space(s) for s in OVERLAY_SPACES), _("the Shipping track")]),
+            new=_join([*(space(s) for s in OVERLAY_SPACES), shipping]),
         ),
         _(
             "Place the Ix board next to the game board: the %(spaces)s spaces, the three "

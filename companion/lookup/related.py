@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Final
 
 from companion.cards.index import KIND_NAMES
-from companion.cards.search import ICON_NAMES, ROMAN, Item, SearchIndex, counted, normalize
+from companion.cards.search import ICON_NAMES, ROMAN, Item, SearchIndex, normalize
 from companion.lookup.links import Link, Mentions, Related
 from companion.rules.catalog import (
     FACTION_NAMES,
@@ -20,7 +20,7 @@ from companion.rules.catalog import (
     TechDef,
     TrackDef,
 )
-from companion.rules.i18n import N_, Message, joined
+from companion.rules.i18n import N_, Message, Nn_, counted, joined
 
 # The page's words are Messages (marked with N_), which the web layer shows in the reader's
 # language; the names of card_db are translated there too.
@@ -128,11 +128,12 @@ def _icon_search(index: SearchIndex, icon: str) -> Related:
     return Related(
         Message(N_("Cards with the %(icon)s Agent icon"), icon=name),
         search={"icon": icon},
-        search_label=Message(
-            N_("%(n)s card can send an Agent to %(icon)s spaces")
-            if count == 1
-            else N_("%(n)s cards can send an Agent to %(icon)s spaces"),
-            n=count,
+        search_label=counted(
+            Nn_(
+                "%(n)s card can send an Agent to %(icon)s spaces",
+                "%(n)s cards can send an Agent to %(icon)s spaces",
+            ),
+            count,
             icon=name,
         ),
     )
@@ -256,7 +257,12 @@ def _tech(index: SearchIndex, tile: TechDef) -> Groups:
     catalog = index.catalog
     where = [
         *(
-            Link("space", s.id, s.name, Message(N_("%(n)s spice off"), n=s.tech_discount))
+            Link(
+                "space",
+                s.id,
+                s.name,
+                counted(Nn_("%(n)s spice off", "%(n)s spice off"), s.tech_discount),
+            )
             if s.tech_discount
             else Link("space", s.id, s.name)
             for s in catalog.spaces.values()
@@ -274,7 +280,7 @@ def _tech(index: SearchIndex, tile: TechDef) -> Groups:
 
 def _track(index: SearchIndex) -> Groups:
     spaces = (
-        Link("space", s.id, s.name, counted(s.freighter, N_("%(n)s move"), N_("%(n)s moves")))
+        Link("space", s.id, s.name, counted(Nn_("%(n)s move", "%(n)s moves"), s.freighter))
         for s in index.catalog.spaces.values()
         if s.freighter
     )

@@ -42,10 +42,15 @@ class IllegalAction(ValueError):
     def __init__(self, message: str, **values: object) -> None:
         if isinstance(message, Message):  # a reason worked out elsewhere, kept translatable
             values = {**message.values, **values}
+            text = Message(message.template, **values) if values != message.values else message
             message = message.template
-        super().__init__(message % values if values else message)
+        else:
+            text = Message(message, **values)
+        super().__init__(str(text))
         self.message = message
         self.values = values
+        # The whole Message (a count's keeps its plural), as the web translates it.
+        self.text: Message = text
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ from companion.rules.state import (
     House,
     Task,
 )
+from companion.rules.text import REWARD_KINDS
 
 PLACES = ("first", "second", "third")
 
@@ -155,7 +156,7 @@ def _reward_tasks(draft: Draft, hid: str, reward: Reward, place: str) -> list[Ta
                 **told,
                 trash=reward.trash,
                 choose=reward.choose,
-                options=[_reward_text(o) for o in reward.options],
+                options=[_reward_amounts(o) for o in reward.options],
             )
     else:
         draft.put(
@@ -199,24 +200,9 @@ def _reward_tasks(draft: Draft, hid: str, reward: Reward, place: str) -> list[Ta
     return tasks
 
 
-REWARD_WORDS = {
-    "vp": ("VP", "VP"),
-    "solari": ("Solari", "Solari"),
-    "spice": ("spice", "spice"),
-    "water": ("water", "water"),
-    "intrigue": ("Intrigue card", "Intrigue cards"),
-    "troops": ("troop", "troops"),
-}
-
-
-def _reward_text(reward: Reward) -> str:
-    """A reward option in words for the log ("2 spice", "1 Intrigue card")."""
-    parts = []
-    for kind, (one, many) in REWARD_WORDS.items():
-        count = getattr(reward, kind)
-        if count:
-            parts.append(f"{count} {one if count == 1 else many}")
-    return ", ".join(parts)
+def _reward_amounts(reward: Reward) -> dict[str, int]:
+    """What a reward option gives, by kind (the log words it: `text.reward_phrase`)."""
+    return {k: getattr(reward, k) for k in REWARD_KINDS if getattr(reward, k)}
 
 
 def _choose_reward(draft: Draft, task: Task) -> None:
@@ -229,7 +215,7 @@ def _choose_reward(draft: Draft, task: Task) -> None:
     assert draft.conflict is not None
     reward: Reward = getattr(draft.catalog.conflicts[draft.conflict], task.place)
     chosen = reward.options[int(answer)]
-    draft.emit("reward_choice", task.house, reward=_reward_text(chosen))
+    draft.emit("reward_choice", task.house, reward=_reward_amounts(chosen))
     tasks = _reward_tasks(draft, task.house, chosen, task.place)
     if task.picks > 1:
         tasks.append(

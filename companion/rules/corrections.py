@@ -15,7 +15,7 @@ from companion.rules.actions import (
 )
 from companion.rules.catalog import FACTIONS
 from companion.rules.draft import Draft
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_, Message, Nn_, counted
 from companion.rules.influence import set_influence
 from companion.rules.state import (
     MAX_INFLUENCE,
@@ -119,7 +119,8 @@ def _count_problem(house: House, action: Adjust) -> Message | None:
     elif field in ("garrison", "troops", "negotiators"):
         new = int(getattr(house, field)) + action.delta
         if new < 0 or house.supply - action.delta < 0:
-            return Message(N_("A house has %(n)s troops in all."), n=TROOPS_PER_HOUSE)
+            in_all = Nn_("A house has %(n)s troop in all.", "A house has %(n)s troops in all.")
+            return counted(in_all, TROOPS_PER_HOUSE)
     elif field == "freighter":
         new = house.freighter + action.delta
         if not 0 <= new <= TRACK_TOP:

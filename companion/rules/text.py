@@ -9,24 +9,33 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from companion.rules.catalog import FACTION_NAMES
-from companion.rules.i18n import N_, Message, joined, listed
+from companion.rules.i18n import N_, Message, Nn_, Plural, counted, joined, listed
 from companion.rules.state import VP_TO_END, Entry, GameState, House
 
-TEMPLATES: Mapping[str, str] = {
+TEMPLATES: Mapping[str, str | Plural] = {
     "setup": N_("New game set up. %(first)s takes the First Player marker."),
     "conflict": N_("Round %(round)s: reveal the Conflict card %(card)s (level %(level)s)."),
     "rival_swordmaster": N_("%(house)s's Swordmaster arrives: it has 3 Agents from now on."),
-    "defensive_bonus": N_("%(house)s controls %(space)s: %(what)s"),
+    "defensive_bonus": N_(
+        "%(house)s controls %(space)s: you may deploy 1 troop from your supply to the Conflict."
+    ),
+    "defensive_bonus_deployed": N_(
+        "%(house)s controls %(space)s: it deploys 1 troop from supply to the Conflict."
+    ),
     "agent": N_("%(house)s sends an Agent to %(space)s."),
     "influence": N_("%(house)s: %(faction)s Influence %(old)s → %(new)s."),
     "influence_choice": N_("%(house)s takes %(amount)s %(faction)s Influence."),
     "influence_bonus": N_(
         "%(house)s reached 4 %(faction)s Influence: take the bonus shown on the track."
     ),
-    "harvest": N_(
-        "%(house)s harvests %(spice)s spice at %(space)s (including %(bonus)s bonus spice)."
+    "harvest": Nn_(
+        "%(house)s harvests %(spice)s spice at %(space)s (including %(bonus)s bonus spice).",
+        "%(house)s harvests %(spice)s spice at %(space)s (including %(bonus)s bonus spice).",
     ),
-    "harvest_plain": N_("%(house)s harvests %(spice)s spice at %(space)s."),
+    "harvest_plain": Nn_(
+        "%(house)s harvests %(spice)s spice at %(space)s.",
+        "%(house)s harvests %(spice)s spice at %(space)s.",
+    ),
     "mentat_taken": N_("%(house)s takes the Mentat: one more Agent this round."),
     "mentat_claimed": N_(
         "%(house)s takes the Mentat won in the last Conflict: one more Agent this round."
@@ -41,7 +50,15 @@ TEMPLATES: Mapping[str, str] = {
         "%(house)s controls %(space)s and gets %(bonus)s (%(visitor)s went there)."
     ),
     "reveal": N_("%(house)s takes a Reveal turn."),
-    "churn": N_("Imperium Row churn: the dice show %(dice)s. %(what)s"),
+    "churn": Nn_(
+        "Imperium Row churn: the dice show %(dice)s. Trash the Imperium Row card at position "
+        "%(positions)s.",
+        "Imperium Row churn: the dice show %(dice)s. Trash the Imperium Row cards at positions "
+        "%(positions)s.",
+    ),
+    "churn_none": N_(
+        "Imperium Row churn: the dice show %(dice)s. Nothing to trash (6s are ignored)."
+    ),
     "voice": N_(
         "%(house)s uses The Voice on %(space)s: opponents can't go there until their next turn."
     ),
@@ -51,19 +68,25 @@ TEMPLATES: Mapping[str, str] = {
     "corner_the_market": N_(
         "%(house)s plays Corner the Market with %(own)s The Spice Must Flow: +%(vp)s VP."
     ),
-    "hagal_reshuffle": N_("Shuffle all %(cards)s House Hagal cards into a new deck."),
+    "hagal_reshuffle": Nn_(
+        "Shuffle all %(cards)s House Hagal cards into a new deck.",
+        "Shuffle all %(cards)s House Hagal cards into a new deck.",
+    ),
     "hagal_reshuffle_card": N_("Reshuffle card: shuffle all House Hagal cards and reveal again."),
     "hagal_skip": N_("%(house)s reveals %(card)s: %(reason)s, reveal another card."),
     "rival_blocked": N_(
         "%(house)s finds no free space on any card and places no Agent this round."
     ),
     "rival_agent": N_("%(house)s reveals %(card)s: Agent to %(space)s."),
-    "recruit": N_("%(house)s recruits %(troops)s troops."),
-    "recruit_one": N_("%(house)s recruits 1 troop."),
-    "deploy": N_("%(house)s deploys %(troops)s troops to the Conflict."),
-    "deploy_one": N_("%(house)s deploys 1 troop to the Conflict."),
-    "expert_hold": N_("%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison."),
-    "expert_hold_one": N_("%(house)s leads by 4 or more: it keeps 1 troop in its garrison."),
+    "recruit": Nn_("%(house)s recruits %(troops)s troop.", "%(house)s recruits %(troops)s troops."),
+    "deploy": Nn_(
+        "%(house)s deploys %(troops)s troop to the Conflict.",
+        "%(house)s deploys %(troops)s troops to the Conflict.",
+    ),
+    "expert_hold": Nn_(
+        "%(house)s leads by 4 or more: it keeps %(kept)s troop in its garrison.",
+        "%(house)s leads by 4 or more: it keeps %(kept)s troops in its garrison.",
+    ),
     # Rulings where they apply (companion/rules/rulings.py).
     "ruling_hagal_dreadnought": N_(
         "Ruling: %(house)s's dreadnought takes control like any Rival's (Rise of Ix p.8); "
@@ -90,25 +113,44 @@ TEMPLATES: Mapping[str, str] = {
         "Epic troops and Intrigue card."
     ),
     "signet": N_("%(house)s uses its Signet ability (%(leader)s)%(outcome)s."),
-    "rival_harvest": N_("%(house)s harvests %(space)s: %(what)s"),
-    "swords": N_("%(house)s's combat bonus: %(card)s shows %(swords)s swords."),
-    "swords_one": N_("%(house)s's combat bonus: %(card)s shows 1 sword."),
+    "rival_harvest": Nn_(
+        "%(house)s harvests %(space)s: it gains %(spice)s spice.",
+        "%(house)s harvests %(space)s: it gains %(spice)s spice.",
+    ),
+    "rival_harvest_return": Nn_(
+        "%(house)s harvests %(space)s: return its %(bonus)s bonus spice to the bank.",
+        "%(house)s harvests %(space)s: return its %(bonus)s bonus spice to the bank.",
+    ),
+    "swords": Nn_(
+        "%(house)s's combat bonus: %(card)s shows %(swords)s sword.",
+        "%(house)s's combat bonus: %(card)s shows %(swords)s swords.",
+    ),
     "strength": N_("%(house)s's strength: %(strength)s."),
     "phase": N_("Phase 3: Combat."),
-    "combat": N_("Combat for %(card)s: %(result)s"),
+    "combat": N_("Combat for %(card)s: strength %(strengths)s. Rewards: %(rewards)s."),
+    "combat_no_reward": N_("Combat for %(card)s: strength %(strengths)s. Nobody takes a reward."),
     "combat_none": N_("Combat for %(card)s: nobody is in the Conflict, nobody takes a reward."),
     "control_removed": N_("House Hagal wins: remove %(house)s's Control marker from %(space)s."),
     "reward": N_("%(house)s takes the %(place)s-place reward of %(card)s."),
-    "take": N_("%(house)s, take %(what)s"),
+    "take": N_("%(house)s, take %(what)s."),
     "reward_choice": N_("%(house)s takes %(reward)s."),
     "control": N_("%(house)s places a Control marker on %(space)s."),
     "makers": N_("Phase 4: add 1 bonus spice to %(spaces)s."),
     "makers_none": N_("Phase 4: no bonus spice this round, every Maker space has an Agent."),
     "recall": N_("Phase 5: recall Agents, return the Mentat; %(first)s is now First Player."),
-    "game_end": N_("The game ends: %(why)s"),
-    "alliance": N_("%(house)s takes the %(faction)s Alliance%(previous)s."),
-    "exchange": N_("%(house)s spends %(paid)s %(resource)s for %(vp)s VP."),
-    "exchange_intrigue": N_("%(house)s spends %(paid)s Intrigue cards for %(vp)s VP."),
+    "game_end": N_("The game ends: someone reached %(goal)s VP."),
+    "game_end_deck": N_("The game ends: the Conflict deck is empty."),
+    "alliance": N_("%(house)s takes the %(faction)s Alliance."),
+    "alliance_from": N_("%(house)s takes the %(faction)s Alliance from %(previous)s."),
+    # No house meets the Alliance's conditions any more: nobody holds it [FAQ Alliance].
+    "alliance_returned": N_(
+        "Nobody takes the %(faction)s Alliance (returned to the board by %(previous)s)."
+    ),
+    "exchange": N_("%(house)s spends %(paid)s for %(vp)s VP."),
+    "exchange_intrigue": Nn_(
+        "%(house)s spends %(paid)s Intrigue card for %(vp)s VP.",
+        "%(house)s spends %(paid)s Intrigue cards for %(vp)s VP.",
+    ),
     "acquire": N_("%(house)s buys %(card)s (copy %(copy)s)%(moved)s."),
     # Rise of Ix. A few kinds have a second wording: `describe` picks it by the entry's data.
     "agent_infiltrate": N_(
@@ -129,8 +171,9 @@ TEMPLATES: Mapping[str, str] = {
     "negotiator": N_(
         "%(house)s places a troop from supply on Ix as a Negotiator (%(count)s there now)."
     ),
-    "negotiators_back": N_(
-        "%(house)s returns %(negotiators)s from Ix to supply: %(count)s spice off the Tech tile."
+    "negotiators_back": Nn_(
+        "%(house)s returns %(negotiators)s from Ix to supply: %(count)s spice off the Tech tile.",
+        "%(house)s returns %(negotiators)s from Ix to supply: %(count)s spice off the Tech tile.",
     ),
     "tech_flip": N_("%(house)s flips %(tile)s face down%(why)s."),
     "freighter": N_("%(house)s advances their Freighter to step %(step)s of the Shipping track."),
@@ -138,18 +181,24 @@ TEMPLATES: Mapping[str, str] = {
         "%(house)s recalls their Freighter from step %(step)s to the bottom of the Shipping "
         "track and collects the rewards of that step and every step below it."
     ),
-    "dividends": N_("%(house)s takes Dividends: %(what)s"),
-    "transports": N_(
+    "dividends": N_("%(house)s takes Dividends: it gains 5 Solari; everyone else gains 1 Solari."),
+    "dividends_player": N_(
+        "%(house)s takes Dividends: take 5 Solari from the bank; everyone else gains 1 Solari."
+    ),
+    "dividends_hagal": N_(
+        "%(house)s takes Dividends: House Hagal keeps no Solari; each player gains 1 Solari."
+    ),
+    "transports": Nn_(
+        "%(house)s's Troop Transports: it deploys the %(troops)s troop from the Shipping "
+        "track straight to the Conflict.",
         "%(house)s's Troop Transports: it deploys the %(troops)s troops from the Shipping "
-        "track straight to the Conflict."
+        "track straight to the Conflict.",
     ),
-    "transports_one": N_(
-        "%(house)s's Troop Transports: it deploys the 1 troop from the Shipping track "
-        "straight to the Conflict."
-    ),
-    "transports_player": N_(
+    "transports_player": Nn_(
+        "%(house)s's Troop Transports: %(troops)s troop from the Shipping track; you may "
+        "deploy it to the Conflict.",
         "%(house)s's Troop Transports: %(troops)s troops from the Shipping track; you may "
-        "deploy them to the Conflict."
+        "deploy them to the Conflict.",
     ),
     "commission": N_("%(house)s commissions a dreadnought: from supply to the garrison."),
     "dreadnought_home": N_("%(house)s returns %(dreadnoughts)s from the Conflict to the garrison."),
@@ -179,14 +228,16 @@ TEMPLATES: Mapping[str, str] = {
     "board_bonus_spice": N_("Bonus spice on %(space)s: %(old)s → %(new)s."),
     "board_agent_off": N_("take the Agent back from %(space)s"),
     "board_agent_on": N_("put an Agent on %(space)s"),
-    "board_troops_less": N_("remove %(n)s troops from the Conflict"),
-    "board_troops_less_one": N_("remove 1 troop from the Conflict"),
-    "board_troops_more": N_("put %(n)s troops in the Conflict"),
-    "board_troops_more_one": N_("put 1 troop in the Conflict"),
-    "board_garrison_less": N_("take %(n)s troops out of the garrison"),
-    "board_garrison_less_one": N_("take 1 troop out of the garrison"),
-    "board_garrison_more": N_("put %(n)s troops in the garrison"),
-    "board_garrison_more_one": N_("put 1 troop in the garrison"),
+    "board_troops_less": Nn_(
+        "remove %(n)s troop from the Conflict", "remove %(n)s troops from the Conflict"
+    ),
+    "board_troops_more": Nn_("put %(n)s troop in the Conflict", "put %(n)s troops in the Conflict"),
+    "board_garrison_less": Nn_(
+        "take %(n)s troop out of the garrison", "take %(n)s troops out of the garrison"
+    ),
+    "board_garrison_more": Nn_(
+        "put %(n)s troop in the garrison", "put %(n)s troops in the garrison"
+    ),
     "board_vp": N_("move the VP marker from %(old)s to %(new)s"),
     "board_influence": N_("move the %(faction)s Influence cube from %(old)s to %(new)s"),
     "board_count": N_("%(field)s %(old)s → %(new)s"),
@@ -213,13 +264,22 @@ TEMPLATES: Mapping[str, str] = {
     "board_redo_recruited": N_("put %(n)s troops from your supply in your garrison again"),
     "board_redo_recruited_one": N_("put 1 troop from your supply in your garrison again"),
 }
-# Wordings with a twin for a count of one (kind + "_one"), by the field that counts.
-ONE = {
+# The wordings of a count (Plural in TEMPLATES), by the field that counts.
+COUNTS = {
     "recruit": "troops",
     "deploy": "troops",
     "expert_hold": "kept",
+    "harvest": "spice",
+    "harvest_plain": "spice",
+    "churn": "trashed",
+    "rival_harvest": "spice",
+    "rival_harvest_return": "bonus",
     "swords": "swords",
+    "exchange_intrigue": "paid",
     "transports": "troops",
+    "transports_player": "troops",
+    "hagal_reshuffle": "cards",
+    "negotiators_back": "count",
     **dict.fromkeys(
         (
             "board_troops_less",
@@ -270,16 +330,27 @@ PLACE_NAMES = {"first": N_("1st"), "second": N_("2nd"), "third": N_("3rd")}
 PLACE_WORDS = {"first": N_("first"), "second": N_("second"), "third": N_("third")}
 # Amounts of each resource, and the tie-break counts in their order [RB p.12 Endgame].
 RESOURCE_AMOUNTS = {
-    "solari": N_("%(n)s Solari"),
-    "spice": N_("%(n)s spice"),
-    "water": N_("%(n)s water"),
+    "solari": Nn_("%(n)s Solari", "%(n)s Solari"),
+    "spice": Nn_("%(n)s spice", "%(n)s spice"),
+    "water": Nn_("%(n)s water", "%(n)s water"),
 }
 TIEBREAK_COUNTS = (
-    N_("%(n)s spice"),
-    N_("%(n)s Solari"),
-    N_("%(n)s water"),
-    N_("%(n)s troops in the garrison"),
+    RESOURCE_AMOUNTS["spice"],
+    RESOURCE_AMOUNTS["solari"],
+    RESOURCE_AMOUNTS["water"],
+    Nn_("%(n)s troop in the garrison", "%(n)s troops in the garrison"),
 )
+TROOPS = Nn_("%(n)s troop", "%(n)s troops")
+# What a Conflict reward option gives, in its order (companion/rules/combat.py).
+REWARD_AMOUNTS = {
+    "vp": Nn_("%(n)s VP", "%(n)s VP"),
+    **RESOURCE_AMOUNTS,
+    "intrigue": Nn_("%(n)s Intrigue card", "%(n)s Intrigue cards"),
+    "troops": TROOPS,
+}
+REWARD_KINDS = tuple(REWARD_AMOUNTS)
+DREADNOUGHTS = Nn_("%(n)s dreadnought", "%(n)s dreadnoughts")
+NEGOTIATORS = Nn_("%(n)s Negotiator", "%(n)s Negotiators")
 # What flipping a Tech tile does, where the log line should say it (Ix rulebook p.9).
 FLIP_REASONS = {
     "flagship": N_(", paying 4 Solari, to recruit 3 troops and deploy them to the Conflict"),
@@ -288,8 +359,9 @@ FLIP_REASONS = {
 }
 
 
-def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
-    """The message template of a log entry and its values."""
+def describe(entry: Entry, state: GameState) -> Message:
+    """A log entry as a Message: its template (the message id; a count's has its plural
+    too) and its values, which the web translates before filling it in."""
     names = _Names(state)
     data = dict(entry.data)
     values: dict[str, object] = {"house": names.house(entry.house), "round": entry.round, **data}
@@ -310,12 +382,18 @@ def describe(entry: Entry, state: GameState) -> tuple[str, dict[str, object]]:
         template = "agent_infiltrate"
     elif entry.kind == "deploy" and data.get("dreadnoughts"):
         template = "deploy_units"
+    elif entry.kind == "alliance" and entry.house is None:
+        template = "alliance_returned"
+    elif entry.kind == "alliance" and data.get("previous"):
+        template = "alliance_from"
+    elif entry.kind == "dividends":
+        template = _dividends(entry, names) or template
     else:
         template = _PLAIN_VARIANTS.get(entry.kind, _no_variant)(data) or template
-    counted = ONE.get(template)
-    if counted is not None and data.get(counted) == 1:
-        template += "_one"
-    return TEMPLATES.get(template, template), values
+    wording = TEMPLATES.get(template, template)
+    if isinstance(wording, Plural):
+        return counted(wording, values.get(COUNTS[template]), **values)
+    return Message(wording, **values)
 
 
 class _Names:
@@ -354,10 +432,8 @@ def _first_player(entry: Entry, data: Data, names: _Names) -> Data:
     return {"first": names.house(data.get("first"))}
 
 
-def _defensive_bonus(entry: Entry, data: Data, names: _Names) -> Data:
-    if data.get("deployed"):
-        return {"what": Message(N_("it deploys 1 troop from supply to the Conflict."))}
-    return {"what": Message(N_("you may deploy 1 troop from your supply to the Conflict."))}
+def _defensive_bonus(data: Data) -> str | None:
+    return "defensive_bonus_deployed" if data.get("deployed") else None
 
 
 def _control_bonus(entry: Entry, data: Data, names: _Names) -> Data:
@@ -373,15 +449,11 @@ def _secrets_steal(entry: Entry, data: Data, names: _Names) -> Data:
 
 def _churn(entry: Entry, data: Data, names: _Names) -> Data:
     positions = _items(data.get("positions"))
-    dice = _dice(entry, data, names)
-    if not positions:
-        return {**dice, "what": Message(N_("Nothing to trash (6s are ignored)."))}
-    template = (
-        N_("Trash the Imperium Row card at position %(positions)s.")
-        if len(positions) == 1
-        else N_("Trash the Imperium Row cards at positions %(positions)s.")
-    )
-    return {**dice, "what": Message(template, positions=listed([str(p) for p in positions]))}
+    return {
+        **_dice(entry, data, names),
+        "positions": listed([str(p) for p in positions]),
+        "trashed": len(positions),
+    }
 
 
 def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
@@ -397,14 +469,8 @@ def _signet(entry: Entry, data: Data, names: _Names) -> Data:
     }
 
 
-def _rival_harvest(entry: Entry, data: Data, names: _Names) -> Data:
-    if data.get("spice"):
-        return {"what": Message(N_("it gains %(spice)s spice."), spice=data.get("spice"))}
-    return {
-        "what": Message(
-            N_("return its %(bonus)s bonus spice to the bank."), bonus=data.get("bonus")
-        )
-    }
+def _rival_harvest(data: Data) -> str | None:
+    return None if data.get("spice") else "rival_harvest_return"
 
 
 def _combat(entry: Entry, data: Data, names: _Names) -> Data:
@@ -416,19 +482,21 @@ def _combat(entry: Entry, data: Data, names: _Names) -> Data:
         Message(N_("%(house)s %(place)s"), house=names.house(h), place=_named(PLACE_NAMES, p))
         for h, p in _pairs(data.get("places"))
     ]
-    if not won:
-        return {
-            "result": Message(
-                N_("strength %(strengths)s. Nobody takes a reward."), strengths=joined(parts)
-            )
-        }
-    return {
-        "result": Message(
-            N_("strength %(strengths)s. Rewards: %(rewards)s."),
-            strengths=joined(parts),
-            rewards=joined(won),
-        )
-    }
+    return {"strengths": joined(parts), "rewards": joined(won)}
+
+
+def reward_phrase(amounts: object) -> str:
+    """A reward option as a noun phrase ("2 spice and 1 Intrigue card"), each amount a
+    count's Message; text as it is (a log line of an older game)."""
+    if not isinstance(amounts, Mapping):
+        return str(amounts)
+    return listed(
+        [counted(words, amounts[k]) for k, words in REWARD_AMOUNTS.items() if amounts.get(k)]
+    )
+
+
+def _reward_choice(entry: Entry, data: Data, names: _Names) -> Data:
+    return {"reward": reward_phrase(data.get("reward"))}
 
 
 def _reward(entry: Entry, data: Data, names: _Names) -> Data:
@@ -441,20 +509,16 @@ def _take(entry: Entry, data: Data, names: _Names) -> Data:
     bank = _amounts(data, ("solari", "spice", "water"))
     parts: list[str] = [Message(N_("%(what)s from the bank"), what=listed(bank))] if bank else []
     if data.get("intrigue"):
-        parts.append(
-            _count(data["intrigue"], N_("%(n)s Intrigue card"), N_("%(n)s Intrigue cards"))
-        )
+        parts.append(counted(REWARD_AMOUNTS["intrigue"], data["intrigue"]))
     if data.get("troops"):
-        troops = _count(data["troops"], N_("%(n)s troop"), N_("%(n)s troops"))
+        troops = counted(TROOPS, data["troops"])
         parts.append(Message(N_("%(troops)s from your supply into your garrison"), troops=troops))
     if data.get("choose"):
-        options = joined(
-            [str(o) for o in _items(data.get("options"))], N_("%(first)s or %(second)s")
-        )
+        options = listed([reward_phrase(o) for o in _items(data.get("options"))], "or")
         parts.append(Message(N_("%(n)s of: %(options)s"), n=data["choose"], options=options))
     if data.get("trash"):
         parts.append(Message(N_("and you may trash a card")))
-    return {"what": Message(N_("%(what)s."), what=joined(parts, N_("%(first)s; %(second)s")))}
+    return {"what": joined(parts, N_("%(first)s; %(second)s"))}
 
 
 def _makers(entry: Entry, data: Data, names: _Names) -> Data:
@@ -462,24 +526,18 @@ def _makers(entry: Entry, data: Data, names: _Names) -> Data:
 
 
 def _game_end(entry: Entry, data: Data, names: _Names) -> Data:
-    if data.get("reason") == "vp":
-        goal = data.get("goal", VP_TO_END)
-        return {"why": Message(N_("someone reached %(goal)s VP."), goal=goal)}
-    return {"why": Message(N_("the Conflict deck is empty."))}
+    return {"goal": data.get("goal", VP_TO_END)}
 
 
 def _alliance(entry: Entry, data: Data, names: _Names) -> Data:
-    previous = data.get("previous")
-    if entry.house is None:
-        return {
-            "house": Message(N_("Nobody")),
-            "previous": Message(
-                N_(" (returned to the board by %(house)s)"), house=names.house(previous)
-            ),
-        }
-    if not previous:
-        return {"previous": ""}
-    return {"previous": Message(N_(" from %(house)s"), house=names.house(previous))}
+    return {"previous": names.house(data.get("previous"))}
+
+
+def _exchange(entry: Entry, data: Data, names: _Names) -> Data:
+    resource = str(data.get("resource"))
+    if resource not in RESOURCE_AMOUNTS:
+        return {}  # Intrigue cards: their own wording counts them
+    return {"paid": counted(RESOURCE_AMOUNTS[resource], data.get("paid"))}
 
 
 def _acquire(entry: Entry, data: Data, names: _Names) -> Data:
@@ -515,7 +573,7 @@ def _tiebreak(entry: Entry, data: Data, names: _Names) -> Data:
     counts = _items(data.get("values"))
     return {
         "values": joined(
-            [Message(label, n=n) for n, label in zip(counts, TIEBREAK_COUNTS, strict=False)]
+            [counted(label, n) for n, label in zip(counts, TIEBREAK_COUNTS, strict=False)]
         )
     }
 
@@ -527,18 +585,18 @@ def _dice(entry: Entry, data: Data, names: _Names) -> Data:
 def _deploy(entry: Entry, data: Data, names: _Names) -> Data:
     if not data.get("dreadnoughts"):
         return {}
-    units = [_count(data.get("dreadnoughts"), N_("%(n)s dreadnought"), N_("%(n)s dreadnoughts"))]
+    units = [counted(DREADNOUGHTS, data.get("dreadnoughts"))]
     if data.get("troops"):
-        units.append(_count(data.get("troops"), N_("%(n)s troop"), N_("%(n)s troops")))
+        units.append(counted(TROOPS, data.get("troops")))
     return {"units": listed(units)}
 
 
 def _tech_paid(entry: Entry, data: Data, names: _Names) -> Data:
     paid: list[str] = []
     if data.get("spice"):
-        paid.append(Message(N_("pays %(n)s spice"), n=data["spice"]))
+        paid.append(counted(Nn_("pays %(n)s spice", "pays %(n)s spice"), data["spice"]))
     if data.get("negotiators"):
-        negotiators = _count(data["negotiators"], N_("%(n)s Negotiator"), N_("%(n)s Negotiators"))
+        negotiators = counted(NEGOTIATORS, data["negotiators"])
         paid.append(Message(N_("returns %(negotiators)s"), negotiators=negotiators))
     values: Data = {"paid": listed(paid) if paid else Message(N_("pays nothing"))}
     taken = _next_entry(entry, names.state)
@@ -549,35 +607,30 @@ def _tech_paid(entry: Entry, data: Data, names: _Names) -> Data:
     else:
         values["tile"] = Message(N_("a Tech tile"))
     if data.get("discount"):
-        where.append(Message(N_("%(n)s spice Tech discount"), n=data["discount"]))
+        discount = Nn_("%(n)s spice Tech discount", "%(n)s spice Tech discount")
+        where.append(counted(discount, data["discount"]))
     where_text = joined(where, N_("%(first)s; %(second)s"))
     values["where"] = Message(N_(" (%(where)s)"), where=where_text) if where else ""
     return values
 
 
 def _negotiators_back(entry: Entry, data: Data, names: _Names) -> Data:
-    return {
-        "negotiators": _count(data.get("count"), N_("%(n)s Negotiator"), N_("%(n)s Negotiators"))
-    }
+    return {"negotiators": counted(NEGOTIATORS, data.get("count"))}
 
 
 def _tech_flip(entry: Entry, data: Data, names: _Names) -> Data:
     return {"why": Message(FLIP_REASONS.get(str(data.get("tile")), N_(" to use it")))}
 
 
-def _dividends(entry: Entry, data: Data, names: _Names) -> Data:
+def _dividends(entry: Entry, names: _Names) -> str | None:
     taker = _house(names.state, entry.house)
     if taker is not None and taker.kind == "hagal":
-        return {"what": Message(N_("House Hagal keeps no Solari; each player gains 1 Solari."))}
-    if taker is not None and taker.is_human:
-        return {"what": Message(N_("take 5 Solari from the bank; everyone else gains 1 Solari."))}
-    return {"what": Message(N_("it gains 5 Solari; everyone else gains 1 Solari."))}
+        return "dividends_hagal"
+    return "dividends_player" if taker is not None and taker.is_human else None
 
 
 def _dreadnought_home(entry: Entry, data: Data, names: _Names) -> Data:
-    return {
-        "dreadnoughts": _count(data.get("count"), N_("%(n)s dreadnought"), N_("%(n)s dreadnoughts"))
-    }
+    return {"dreadnoughts": counted(DREADNOUGHTS, data.get("count"))}
 
 
 def _post(entry: Entry, data: Data, names: _Names) -> Data:
@@ -619,9 +672,7 @@ def _bank_amounts(entry: Entry, data: Data, names: _Names) -> Data:
     """ "2 spice", "3 Solari, 1 Intrigue card": what a player got from the bank or paid."""
     parts = _amounts(data, ("solari", "spice", "water"))
     if data.get("intrigue"):
-        parts.append(
-            _count(data["intrigue"], N_("%(n)s Intrigue card"), N_("%(n)s Intrigue cards"))
-        )
+        parts.append(counted(REWARD_AMOUNTS["intrigue"], data["intrigue"]))
     return {"what": listed(parts)}
 
 
@@ -629,19 +680,19 @@ def _bank_amounts(entry: Entry, data: Data, names: _Names) -> Data:
 _DETAILS: Mapping[str, Details] = {
     "setup": _first_player,
     "recall": _first_player,
-    "defensive_bonus": _defensive_bonus,
     "control_bonus": _control_bonus,
     "secrets_steal": _secrets_steal,
     "churn": _churn,
     "hagal_skip": _hagal_skip,
     "signet": _signet,
-    "rival_harvest": _rival_harvest,
     "combat": _combat,
     "reward": _reward,
+    "reward_choice": _reward_choice,
     "take": _take,
     "makers": _makers,
     "game_end": _game_end,
     "alliance": _alliance,
+    "exchange": _exchange,
     "acquire": _acquire,
     "adjust": _adjust,
     "tiebreak": _tiebreak,
@@ -651,7 +702,6 @@ _DETAILS: Mapping[str, Details] = {
     "tech_paid": _tech_paid,
     "negotiators_back": _negotiators_back,
     "tech_flip": _tech_flip,
-    "dividends": _dividends,
     "dreadnought_home": _dreadnought_home,
     "post": _post,
     "post_end": _post_end,
@@ -667,7 +717,7 @@ _DETAILS: Mapping[str, Details] = {
 
 def _amounts(data: Data, keys: Sequence[str]) -> list[str]:
     """ "2 Solari", "1 spice": the resources of `keys` that `data` holds, in that order."""
-    return [Message(RESOURCE_AMOUNTS[k], n=data[k]) for k in keys if data.get(k)]
+    return [counted(RESOURCE_AMOUNTS[k], data[k]) for k in keys if data.get(k)]
 
 
 def _no_variant(data: Data) -> str | None:
@@ -678,14 +728,17 @@ def _no_variant(data: Data) -> str | None:
 _PLAIN_VARIANTS: Mapping[str, Callable[[Data], str | None]] = {
     "harvest": lambda data: None if data.get("bonus") else "harvest_plain",
     "makers": lambda data: None if _items(data.get("spaces")) else "makers_none",
-    "combat": lambda data: None if _pairs(data.get("strengths")) else "combat_none",
+    "combat": lambda data: (
+        ("combat_no_reward" if not _pairs(data.get("places")) else None)
+        if _pairs(data.get("strengths"))
+        else "combat_none"
+    ),
+    "churn": lambda data: None if _items(data.get("positions")) else "churn_none",
+    "defensive_bonus": _defensive_bonus,
+    "rival_harvest": _rival_harvest,
+    "game_end": lambda data: None if data.get("reason") == "vp" else "game_end_deck",
     "exchange": lambda data: "exchange_intrigue" if data.get("resource") == "intrigue" else None,
 }
-
-
-def _count(count: object, one: str, many: str) -> str:
-    """ "1 troop", "2 troops": `one` or `many` (templates with %(n)s) filled with `count`."""
-    return Message(one if count == 1 else many, n=count)
 
 
 def _house(state: GameState, house_id: str | None) -> House | None:
@@ -715,8 +768,4 @@ def _pairs(value: object) -> list[tuple[object, object]]:
 
 def sentence(entry: Entry, state: GameState) -> str:
     """A log entry as one English sentence."""
-    template, values = describe(entry, state)
-    try:
-        return template % values
-    except (KeyError, TypeError, ValueError):
-        return template
+    return str(describe(entry, state))

@@ -234,7 +234,7 @@ def _leader_text(r: LeaderDef, label: str) -> str:
 
 def _tech_text(r: TechDef, label: str) -> str:
     if label == "Cost":
-        return str(_("%(n)s spice", n=r.cost))
+        return str(ngettext("%(n)s spice", "%(n)s spice", r.cost, n=r.cost))
     if label == "Mark":
         return str(_("Rivals may acquire it"))
     return ""

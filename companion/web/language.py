@@ -10,10 +10,11 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from babel.lists import format_list
 from babel.support import NullTranslations
 from flask import (
     Blueprint,
@@ -41,7 +42,7 @@ from flask_babel import gettext as _
 from companion.cards import i18n as card_i18n
 from companion.cards import languages as card_languages
 from companion.rules.actions import IllegalAction
-from companion.rules.i18n import Message
+from companion.rules.i18n import Listing, Message
 from companion.web.htmx import error_answer
 
 # The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py),
@@ -162,24 +163,39 @@ def current() -> Language:
 
 def refusal(exc: IllegalAction) -> str:
     """Why the rules refused an action, in the reader's language."""
-    return translated(Message(exc.message, **exc.values))
+    return translated(exc.text)
 
 
-def translated(text: str, lookup: Callable[[str], str] | None = None, names: bool = False) -> str:
+def translated(text: str, translations: NullTranslations | None = None, names: bool = False) -> str:
     """An engine Message in the reader's language (its Message values too); other text as is.
 
-    `lookup` is the catalog's gettext, when a caller has it at hand for many lines; `names`
+    `translations` is the catalog, when a caller has it at hand for many lines; `names`
     shows every text value through the `cards` catalog (a joined list of card_db names).
+    A count's Message takes the reader's plural form, a Listing is joined the reader's way.
     """
     if not isinstance(text, Message):
         return text
-    find = lookup or page_translations().ugettext
-    values = {k: shown_value(v, find, k, names) for k, v in text.values.items()}
-    wording: str = find(text.template)
+    found = translations or page_translations()
+    if isinstance(text, Listing):
+        parts = [str(shown_value(p, found, "", names)) for p in text.parts]
+        return str(format_list(parts, style=text.style, locale=page_locale()))
+    values = {k: shown_value(v, found, k, names) for k, v in text.values.items()}
+    wording: str
+    if text.plural is not None:
+        wording = found.ungettext(text.template, text.plural, text.number)
+    else:
+        wording = found.ugettext(text.template)
     try:
         return wording % values if values else wording
     except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder
+        if has_app_context() and current_app.testing:
+            raise  # under test a catalog entry that does not fit fails
         return text
+
+
+def page_locale() -> str:
+    """The page's locale for Babel's formatting (English outside a request)."""
+    return str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
 
 
 # The values of engine Messages that hold names of card_db (companion/rules/text.py's
@@ -191,25 +207,19 @@ CARD_VALUES = frozenset(
 )
 
 
-# The resource a Rival exchanged for VP (a log line's `resource`), stored as its id.
-RESOURCE_WORDS = {"solari": _l("Solari"), "spice": _l("spice"), "water": _l("water")}
-
-
 def shown_value(
-    value: object, find: Callable[[str], str], key: str = "", names: bool = False
+    value: object, translations: NullTranslations, key: str = "", names: bool = False
 ) -> object:
     """A Message's value as shown: a word of the engine or a seat's default name translated,
     a name of card_db (a value under one of CARD_VALUES, or any text of a list of them:
     "Arrakeen, Carthag and Imperial Basin") in the reader's language."""
     names = names or key in CARD_VALUES
     if isinstance(value, Message):
-        return translated(value, find, names)
+        return translated(value, translations, names)
     if isinstance(value, str) and names:
         return card_text(value)
-    if isinstance(value, str) and key == "resource" and value in RESOURCE_WORDS:
-        return shown_label(RESOURCE_WORDS, value)
     if isinstance(value, str) and value in DEFAULT_HOUSE_NAMES:
-        return find(value)
+        return translations.ugettext(value)
     return value
 
 

@@ -9,6 +9,7 @@ chromium is installed (CI installs it).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from flask import Flask
@@ -97,6 +98,15 @@ def test_history_summary_and_statistics_at_both_tablet_sizes(base_url):  # noqa:
             assert tab.locator(".simulated").count() == 1
             assert _fits(tab), f"the statistics overflow at {width}x{height}"
             tab.close()
+        # A Japanese page in an English browser: the times in Japanese, the language chosen
+        # in the menu (issue 28: "Nov 28, 2026, 9:54 AM" on a Japanese page), not the browser's.
+        context = browser.new_context(locale="en-US", timezone_id="Asia/Tokyo")
+        context.add_cookies([{"name": "lang", "value": "ja", "url": base_url}])
+        tab = context.new_page()
+        tab.goto(base_url + "/history")
+        shown = tab.locator(".record-list time").first.inner_text()
+        assert "UTC" not in shown and re.search("[A-Za-z]", shown) is None, shown
+        context.close()
         browser.close()
     assert outside == [], f"requests to other hosts: {outside}"
     assert refused == [], f"refused requests or console errors: {refused}"

@@ -112,8 +112,8 @@ EXPECTED: dict[str, dict[str, list[Found]]] = {
         ],
         # +2 劍 … 若你贏得本次衝突 … +2 太陽幣。
         SWORDS_THEN_SOLARI: [("swords", "+2", "", " 劍"), ("solari", "+2", "", " 太陽幣")],
-        # 選擇一項 … +2 說服力或 +2 劍。
-        PERSUASION_OR_SWORDS: [("persuasion", "+2", "", " 說服力"), ("swords", "+2", "", " 劍")],
+        # 選擇一項 … +2 招募點數或 +2 劍。
+        PERSUASION_OR_SWORDS: [("persuasion", "+2", "", " 招募點數"), ("swords", "+2", "", " 劍")],
     },
 }
 

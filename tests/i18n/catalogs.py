@@ -17,8 +17,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "companion" / "translations"
 GLOSSARIES = ROOT / "card_db" / "i18n"
 LOCALES = ("zh_Hans", "zh_Hant", "pl", "ja", "ko")
-# As in babel.cfg's comment: _l is flask_babel.lazy_gettext, N_ the engine's marker.
-KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "N_": None}
+# As in babel.cfg's comment: _l is flask_babel.lazy_gettext, N_ the engine's marker, Nn_ its
+# marker of a count's two wordings (one plural entry).
+KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "N_": None, "Nn_": (1, 2)}
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
 
 
@@ -47,14 +48,20 @@ def messages(locale: str, domain: str = "messages") -> list[Message]:
 
 
 @cache
-def extracted_ids() -> frozenset[str]:
-    """Every message id `pybabel extract -F babel.cfg` finds in the code and templates now."""
+def extracted_messages() -> tuple[tuple[str | tuple[str, ...], str], ...]:
+    """Every message `pybabel extract -F babel.cfg` finds in the code and templates now (a
+    plural entry as its ids), with where ("file:line")."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)  # type: ignore[no-untyped-call]
     found = extract_from_dir(
         str(ROOT), method_map, options_map, keywords=KEYWORDS, directory_filter=_skip_venv
     )
-    return frozenset(m if isinstance(m, str) else m[0] for _f, _l, m, _c, _x in found)
+    return tuple((m, f"{f}:{line}") for f, line, m, _c, _x in found)
+
+
+def extracted_ids() -> frozenset[str]:
+    """Every message id `pybabel extract -F babel.cfg` finds in the code and templates now."""
+    return frozenset(m if isinstance(m, str) else m[0] for m, _where in extracted_messages())
 
 
 def _skip_venv(path: str) -> bool:
@@ -85,6 +92,7 @@ class Term:
     origin: str
     source: str
     quote: str
+    wrong: tuple[str, ...] = ()  # renderings the seed contradicts: no translation may use them
 
     def in_english(self, message_id: str) -> bool:
         """True where the message id uses this term (a word, maybe plural)."""
@@ -110,6 +118,7 @@ def glossary(locale: str) -> tuple[Term, ...]:
             origin=t["origin"],
             source=t.get("source", ""),
             quote=t.get("quote", ""),
+            wrong=tuple(t.get("wrong", ())),
         )
         for t in data["term"]
     )

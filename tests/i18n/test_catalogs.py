@@ -63,6 +63,20 @@ def test_translations_use_the_glossary_terms(locale: str, domain: str) -> None:
     assert missing == []
 
 
+@pytest.mark.parametrize(("locale", "domain"), CATALOGS)
+def test_no_translation_uses_a_rendering_the_glossary_forbids(locale: str, domain: str) -> None:
+    """A term's `wrong` renderings (a second word beside the seed's, or one the seed
+    contradicts: zh-Hant 說服力 for the seed's 招募點數) appear in no translation."""
+    found = [
+        (wrong, term.text, singular(message))
+        for term in glossary(locale)
+        for wrong in term.wrong
+        for message in messages(locale, domain)
+        if any(wrong.lower() in text.lower() for text in forms(message))
+    ]
+    assert found == []
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_glossaries_name_a_source_for_every_term(locale: str) -> None:
     terms = glossary(locale)

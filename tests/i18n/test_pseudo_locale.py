@@ -36,8 +36,9 @@ PSEUDO = "eo"  # any locale Babel knows and the app has no catalog for
 OPEN, CLOSE = "⟦", "⟧"
 # English the pages still show, with where it comes from; each is work for later.
 LATER: set[str] = set()
-# Words that are no English: a file format, a Roman numeral (Conflict III).
-NOT_WORDS = {"PNG", "III"}
+# Words that are no English: a file format, a Roman numeral (Conflict III), and the
+# pseudo-locale's own "and" (Esperanto's, from CLDR: lists are joined by Babel's format_list).
+NOT_WORDS = {"PNG", "III", "kaj"}
 # What a search below types, which its page repeats ("Nothing matches “arakeen”").
 TYPED = {"arakeen", "water", "solari"}
 EN_NAME = re.compile(r'(?s)<span class="en-name" lang="en">.*?</span>')

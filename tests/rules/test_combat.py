@@ -15,6 +15,7 @@ from companion.rules.actions import Choose, IllegalAction, Reveal
 from companion.rules.combat import placements
 from companion.rules.engine import apply, new_game, strengths
 from companion.rules.state import ConflictSlot, GameState
+from companion.rules.text import sentence
 from tests.rules.helpers import (
     answer,
     catalog,
@@ -419,8 +420,14 @@ def test_human_is_told_a_choice_of_rewards_with_its_options():
     spice and 3 Solari; a human takes them from the bank."""
     s = fight("battle_for_arrakeen", 4, r1=3, r2=0)  # r1 6 first, you 4 second
     assert entries(s, "take", "p1") == [
-        {"trash": False, "choose": 2, "options": ["1 Intrigue card", "2 spice", "3 Solari"]}
+        {
+            "trash": False,
+            "choose": 2,
+            "options": [{"intrigue": 1}, {"spice": 2}, {"solari": 3}],
+        }
     ]
+    (take,) = [e for e in s.last_entries if e.kind == "take"]
+    assert sentence(take, s).endswith("take 2 of: 1 Intrigue card, 2 spice, or 3 Solari.")
 
 
 def test_human_winner_places_a_control_marker_replacing_a_rivals():

@@ -429,8 +429,9 @@ def test_dividends_with_four_players_tell_everyone_else_to_take_1_solari():
     s = apply(s, Choose("dividends"))
     (entry,) = [e for e in s.last_entries if e.kind == "dividends"]
     assert entry.house == "p3"
-    _, values = describe(entry, s)
-    assert str(values["what"]) == "take 5 Solari from the bank; everyone else gains 1 Solari."
+    assert str(describe(entry, s)).endswith(
+        "takes Dividends: take 5 Solari from the bank; everyone else gains 1 Solari."
+    )
     assert all(h.solari == 0 for h in s.houses)
 
 

@@ -15,8 +15,9 @@ import pytest
 
 from companion.rules.codec import decode, decode_setup
 from companion.rules.engine import new_game, replay
+from companion.rules.i18n import Listing, Message
 from companion.rules.state import Entry, GameState
-from companion.rules.text import sentence
+from companion.rules.text import describe, sentence
 from tests.rules.helpers import catalog, solo
 
 GOLDEN = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*.json"))
@@ -83,3 +84,30 @@ def test_combat_places_and_tie_break_counts_read_as_words():
     assert combat.endswith("strength You 4. Rewards: You 1st.")
     tiebreak = entry(s, "tiebreak", values=(2, 3, 0, 5))
     assert tiebreak.endswith("2 spice, 3 Solari, 0 water, 5 troops in the garrison.")
+
+
+def filled_values(text: object) -> list[str]:
+    """Every value filled into a Message, and the values filled into those (a Listing's
+    parts too), in English."""
+    if isinstance(text, Listing):
+        values: list[object] = list(text.parts)
+    elif isinstance(text, Message):
+        values = list(text.values.values())
+    else:
+        return []
+    found = [str(v) for v in values if isinstance(v, str)]
+    return found + [w for v in values for w in filled_values(v)]
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_no_value_filled_into_a_log_sentence_ends_in_punctuation(path):
+    """A value filled into a sentence is a noun phrase or a clause of it, never a sentence
+    of its own: "3ソラリを銀行から。を受け取ってください" (issue 28) came from one."""
+    state = golden_state(path)
+    ending = [
+        (entry.kind, value)
+        for entry in state.log
+        for value in filled_values(describe(entry, state))
+        if value.rstrip().endswith((".", "!", "?", ":", ";"))
+    ]
+    assert sorted(set(ending)) == []

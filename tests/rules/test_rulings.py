@@ -115,7 +115,7 @@ def test_a_game_stored_without_the_settings_plays_the_default_rulings():
 @pytest.mark.parametrize("kind", sorted(RULING_ITEMS))
 def test_every_ruling_has_a_sentence_and_an_explanation_page(kind):
     """Each ruling line says "Ruling" and links an item the rules lookup has."""
-    assert TEMPLATES[kind].startswith("Ruling")
+    assert str(TEMPLATES[kind]).startswith("Ruling")
     keys = {e.key for e in lookup_entries(load_catalog(sets=("base", "ix")))}
     assert "{}:{}".format(*RULING_ITEMS[kind]) in keys
 

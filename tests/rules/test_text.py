@@ -205,9 +205,9 @@ def test_a_skipped_dreadnought_card_says_why():
 def test_infiltration_and_dreadnought_deployment_have_their_own_wording():
     state = ix_games()[0]
     agent = Entry(state.step, state.round, "agent", "p1", {"space": "carthag", "infiltrate": True})
-    template, values = describe(agent, state)
-    assert template == TEMPLATES["agent_infiltrate"]
-    assert values["space"] == "Carthag"
+    line = describe(agent, state)
+    assert line.template == TEMPLATES["agent_infiltrate"]
+    assert line.values["space"] == "Carthag"
     deploy = Entry(state.step, state.round, "deploy", "r1", {"troops": 2, "dreadnoughts": 1})
     assert "1 dreadnought and 2 troops" in sentence(deploy, state)
     plain = Entry(state.step, state.round, "deploy", "r1", {"troops": 2})

@@ -62,8 +62,8 @@ def test_the_checklist_follows_expansion_and_epic(game, client, mode, variant):
     # Ix p.3: the overlay, the Ix board, Tech tiles, the new cards, dreadnoughts, Freighters.
     for phrase in (
         "CHOAM board overlay",
-        "Hall of Oratory, Rally Troops, Secure Contract and Sell Melange are gone",
-        "Smuggling, Interstellar Shipping and the Shipping track are new",
+        "Hall of Oratory, Rally Troops, Secure Contract, and Sell Melange are gone",
+        "Smuggling, Interstellar Shipping, and the Shipping track are new",
         "Ix board next to the game board: the Dreadnought and Tech Negotiation spaces",
         "three stacks of 6",
         "17 Rise of Ix Intrigue cards",

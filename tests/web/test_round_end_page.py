@@ -31,7 +31,7 @@ def test_the_round_end_card_waits_for_the_start_tap(game):
     assert "Pass the First Player marker to" in body
     assert "Reveal the next Conflict card:" in body
     # With strength 0 the Rivals win: their rewards say what they are [RB p.20].
-    assert re.search(r"Rival takes the first-place reward of [^<(]+ \([^)]+\)\.", body)
+    assert re.search(r"Rival takes the first-place reward of [^<:]+: [^<]+\.", body)
     start = pages.action_forms(body, action="choose", option="start")
     assert len(start) == 1 and "Start round 2" in body
     # Nothing of round 2 happened yet: no Rival card is shown.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from companion.rules.catalog import SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
@@ -45,7 +46,8 @@ COST_NOTES = {"2 to 5 spice": _l("2 to 5 spice")}
 def cost_text(space: SpaceDef, state: GameState) -> str:
     """What a space costs, in the reader's language ("" when free)."""
     if space.id == "mentat":
-        return str(_("%(n)s Solari", n=mentat_cost(state.setup)))
+        cost = mentat_cost(state.setup)
+        return str(ngettext("%(n)s Solari", "%(n)s Solari", cost, n=cost))
     if space.cost_note:
         note = COST_NOTES.get(space.cost_note)
         return str(note) if note is not None else space.cost_note
@@ -64,8 +66,8 @@ def control_bonus_text(space: SpaceDef) -> str:
     if not bonus:
         return ""
     if bonus.solari:
-        return str(_("%(n)s Solari", n=bonus.solari))
-    return str(_("%(n)s spice", n=bonus.spice))
+        return str(ngettext("%(n)s Solari", "%(n)s Solari", bonus.solari, n=bonus.solari))
+    return str(ngettext("%(n)s spice", "%(n)s spice", bonus.spice, n=bonus.spice))
 
 
 def board(state: GameState) -> Board:

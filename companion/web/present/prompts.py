@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel import LazyString
+from flask_babel import LazyString, ngettext
 from flask_babel import gettext as _
 
 from companion.rules.ix import NONE, SKIP
@@ -116,7 +116,11 @@ def _tech_tile(state: GameState, who: House, question: Prompt) -> Wording:
 
 def _tech(state: GameState, who: House, question: Prompt) -> Wording:
     discount = question.task.discount
-    off = _(" (%(n)s spice off)", n=discount) if discount else ""
+    off = (
+        ngettext(" (%(n)s spice off)", " (%(n)s spice off)", discount, n=discount)
+        if discount
+        else ""
+    )
     text = _(
         "%(house)s acquires a Tech tile%(off)s: which face-up tile did you buy?",
         house=house_name(who.name),

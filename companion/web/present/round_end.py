@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from companion.rules.i18n import N_, Message
 from companion.rules.state import Entry, GameState
-from companion.web.language import card_text, house_name, page_translations
+from companion.rules.text import describe
+from companion.web.language import card_text, house_name, page_translations, translated
 from companion.web.present.story import sentence
 from companion.web.present.views import RoundEndView
 from companion.web.present.words import reward_text, together
@@ -61,8 +63,10 @@ def _reward_line(state: GameState, entry: Entry, line: str) -> str:
     reward = getattr(conflict, str(entry.data.get("place")), None)
     if reward is None:
         return line
-    return str(
-        _("%(line)s (%(reward)s).", line=line.rstrip("."), reward=reward_text(reward, state))
+    # One sentence with the reward in it, not the log line's sentence with more after it.
+    values = {**describe(entry, state).values, "reward": reward_text(reward, state)}
+    return translated(
+        Message(N_("%(house)s takes the %(place)s-place reward of %(card)s: %(reward)s."), **values)
     )
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from babel.support import NullTranslations
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from companion.rules.changes import board_changes
+from companion.rules.i18n import N_, joined
 from companion.rules.rulings import RULING_ITEMS, is_ruling
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
-from companion.web.language import house_name, page_translations, shown_value
+from companion.web.language import house_name, page_translations, translated
 from companion.web.present.views import RivalTurn
 
 # Log lines that belong to the rival turn they follow.
@@ -48,14 +50,7 @@ RIVAL_TURN_KINDS = frozenset(
 
 def sentence(entry: Entry, state: GameState, translations: NullTranslations) -> str:
     """A log entry in the reader's language (the template is the message id)."""
-    template, values = describe(entry, state)
-    translated: str = translations.ugettext(template)
-    # The engine's words among the values (Messages) in the reader's language too.
-    values = {k: shown_value(v, translations.ugettext, k) for k, v in values.items()}
-    try:
-        return translated % values
-    except (KeyError, TypeError, ValueError):
-        return translated
+    return translated(describe(entry, state), translations)
 
 
 def newest_lines(state: GameState, count: int) -> tuple[tuple[int, str], ...]:
@@ -125,7 +120,9 @@ def board_lines(before: GameState, after: GameState) -> list[str]:
             per_house.setdefault(change.house, []).append(text)
     for house in after.houses:
         if house.id in per_house:
-            changes = "; ".join(per_house[house.id])
+            changes = translated(
+                joined(per_house[house.id], N_("%(first)s; %(second)s")), translations
+            )
             lines.append(
                 _("%(house)s: %(changes)s.", house=house_name(house.name), changes=changes)
             )
@@ -178,8 +175,10 @@ def _agent_turn_banner(house: House, round_number: int) -> tuple[str, str, House
             house=house_name(house.name),
             round=round_number,
         )
-        detail = _(
+        detail = ngettext(
             "Tap the space where you sent an Agent (%(n)s left), or take your Reveal turn.",
+            "Tap the space where you sent an Agent (%(n)s left), or take your Reveal turn.",
+            house.agents_left,
             n=house.agents_left,
         )
         return headline, detail, house

@@ -12,7 +12,7 @@ from flask import current_app
 from companion.rules import codec
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_, Message, listed
 from companion.rules.state import Setup
 from companion.services import GameSummary, GameView
 from companion.web.language import translated
@@ -40,9 +40,7 @@ def title_for(setup: Setup, catalog: Catalog) -> Message:
     if setup.mode != "solo":
         return Message(N_("%(players)s vs House Hagal"), players=players)
     names = [leader(s.leader) for s in setup.rivals]
-    rivals: str = ", ".join(names)
-    if len(names) == 2:
-        rivals = Message(N_("%(first)s and %(second)s"), first=names[0], second=names[1])
+    rivals = listed(names)  # joined in the reader's language where the title is shown
     word = DIFFICULTY_WORDS.get(setup.difficulty or "")
     return Message(
         N_("%(players)s vs %(rivals)s (%(difficulty)s)"),

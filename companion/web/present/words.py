@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
+from babel.lists import format_list
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from companion.rules import i18n
 from companion.rules.catalog import Resources, Reward
 from companion.rules.state import GameState
-from companion.web.language import card_text, shown_label, translated
+from companion.rules.text import RESOURCE_AMOUNTS
+from companion.web.language import card_text, page_locale, shown_label, translated
 from companion.web.language import lazy_word as _l
 
 # The Factions' names as shown (FACTION_NAMES holds the engine's English ones).
@@ -48,11 +50,11 @@ def together(names: Sequence[str]) -> str:
 def resources_words(resources: Resources) -> str:
     """'2 Solari, 1 spice' in the reader's language; "" for nothing."""
     amounts = (
-        (resources.solari, _l("%(n)s Solari")),
-        (resources.spice, _l("%(n)s spice")),
-        (resources.water, _l("%(n)s water")),
+        (resources.solari, RESOURCE_AMOUNTS["solari"]),
+        (resources.spice, RESOURCE_AMOUNTS["spice"]),
+        (resources.water, RESOURCE_AMOUNTS["water"]),
     )
-    return listed([str(words) % {"n": n} for n, words in amounts if n])
+    return listed([ngettext(*words, n, n=n) for n, words in amounts if n])
 
 
 class SpaceNames(Mapping[str, str]):
@@ -85,7 +87,9 @@ def reward_words(reward: Reward, names: Mapping[str, str]) -> str:
     parts += [money] if money else []
     parts += _pieces(reward, names)
     if reward.choose:
-        options = _(" or ").join(reward_words(o, names) for o in reward.options)
+        options = format_list(
+            [reward_words(o, names) for o in reward.options], style="or", locale=page_locale()
+        )
         parts.append(_("choose %(n)s: %(options)s", n=reward.choose, options=options))
     for offer in reward.offers:
         vp = ngettext("%(num)d Victory Point", "%(num)d Victory Points", offer.vp)
