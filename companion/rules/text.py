@@ -257,12 +257,16 @@ TEMPLATES: Mapping[str, str | Plural] = {
     # What a player got from the bank or paid to it, undone or done again.
     "board_undo_gained": N_("give back %(what)s"),
     "board_undo_paid": N_("take back the %(what)s you paid"),
-    "board_undo_recruited": N_("return %(n)s troops from your garrison to your supply"),
-    "board_undo_recruited_one": N_("return 1 troop from your garrison to your supply"),
+    "board_undo_recruited": Nn_(
+        "return %(n)s troop from your garrison to your supply",
+        "return %(n)s troops from your garrison to your supply",
+    ),
     "board_redo_gained": N_("take %(what)s again"),
     "board_redo_paid": N_("pay %(what)s again"),
-    "board_redo_recruited": N_("put %(n)s troops from your supply in your garrison again"),
-    "board_redo_recruited_one": N_("put 1 troop from your supply in your garrison again"),
+    "board_redo_recruited": Nn_(
+        "put %(n)s troop from your supply in your garrison again",
+        "put %(n)s troops from your supply in your garrison again",
+    ),
 }
 # The wordings of a count (Plural in TEMPLATES), by the field that counts.
 COUNTS = {
