@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from companion.cards import default_root
 from companion.cards.search import Query, SearchIndex
 from companion.cards.words import problems, words_from
-from tests.cards_web.conftest import HX
+from tests.lookup.conftest import HX
 
 FIRST: list[tuple[str, str]] = [
     # Names and partial names.

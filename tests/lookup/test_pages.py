@@ -14,7 +14,7 @@ from companion.cards import default_root
 from companion.cards.search import CARD_NAMESPACE, PLAYER_COLOURS, Item
 from companion.lookup import load_lookup
 from companion.rules.catalog import CardDef
-from tests.cards_web.conftest import HX, full_index
+from tests.lookup.conftest import HX, full_index
 
 ITEMS = full_index().items
 RULINGS = load_lookup(default_root()).rulings

@@ -15,7 +15,7 @@ from companion.cards import default_root, load_catalog, present_sets
 from companion.cards.__main__ import main
 from companion.lookup import load_lookup
 from companion.lookup.rulings import RULINGS_FILE, RulingsError, load_rulings, problems
-from tests.cards_web.conftest import HX
+from tests.lookup.conftest import HX
 
 CARD_DB = default_root()
 FIRST = """[[ruling]]
