@@ -414,9 +414,9 @@ def _deploy(draft: Draft, task: Task) -> None:
     count = troops + dreadnoughts
     if count <= 0:
         return
-    if expert(draft) and draft.conflict_level < 3:
-        if expert_holds(draft, task, count, dreadnoughts):
-            return
+    expert_rule = expert(draft) and draft.conflict_level < 3
+    if expert_rule and expert_holds(draft, task, count, dreadnoughts):
+        return
     draft.put(
         task.house,
         garrison=house.garrison - troops,

@@ -111,11 +111,11 @@ def test_epic_rivals_start_as_standard_with_the_setting():
     assert not any(is_ruling(e.kind) for e in ix_solo().log)
 
 
-def expert_lead_with_a_dreadnought_home(**options: bool) -> GameState:
+def expert_lead_with_a_dreadnought_home(deploy: bool = False) -> GameState:
     """Solo, Mentat (Expert deployment), Rise of Ix: r1 has 2 troops in the Conflict (4
     strength, r2 none) and a dreadnought and 3 troops in its garrison; its Carthag card
     sends it to a Combat space in a Conflict I, and you answer 0 strength."""
-    s = ix_solo("mentat", **options)
+    s = ix_solo("mentat", expert_dreadnoughts_deploy=deploy)
     s = house(s, "r2", troops=0, dn_conflict=0)
     s = rival_turn(s, "r1", "carthag", troops=2, garrison=3, dn_garrison=1, dn_conflict=0)
     assert s.conflict_level < 3
@@ -138,17 +138,17 @@ def test_expert_deployment_deploys_the_dreadnought_with_the_setting():
     """Rise of Ix rulebook p.8: a Rival "will deploy a dreadnought to the Conflict whenever
     it can", and the FAQ's "won't deploy troops": the setting deploys the dreadnought and
     keeps only the troops home."""
-    s = expert_lead_with_a_dreadnought_home(expert_dreadnoughts_deploy=True)
+    s = expert_lead_with_a_dreadnought_home(deploy=True)
     r1 = s.house("r1")
     assert (r1.troops, r1.dn_conflict, r1.dn_garrison) == (2, 1, 0)
     assert ("ruling_expert_dreadnoughts_deploy", "r1") in rulings_logged(s)
 
 
-def rival_wins_trade_monopoly(**options: bool) -> GameState:
+def rival_wins_trade_monopoly(kept: bool = False) -> GameState:
     """Solo, Rise of Ix: r1, owning Troop Transports with its Freighter on step 2 and an
     empty garrison, is alone in the Conflict for Trade Monopoly (first: two Freighter
     moves and a troop); the round plays out."""
-    s = idle_rivals(ix_solo(**options))
+    s = idle_rivals(ix_solo(transports_kept_after_combat=kept))
     s = replace(s, conflict="trade_monopoly")
     s = house(s, "r1", troops=1, garrison=0, freighter=2, tech=("troop_transports",))
     s = house(s, "r2", troops=0)
@@ -169,7 +169,7 @@ def test_troop_transports_deploy_into_the_resolved_conflict_by_default():
 def test_troop_transports_keep_the_troops_after_the_combat_with_the_setting():
     """Troop Transports (the tile): "you may deploy those troops to the Conflict"; the
     setting keeps them in the garrison when the Combat is over."""
-    s = rival_wins_trade_monopoly(transports_kept_after_combat=True)
+    s = rival_wins_trade_monopoly(kept=True)
     assert not any(e.kind == "transports" for e in s.log)
     assert s.house("r1").garrison == 4
     assert ("ruling_transports_kept", "r1") in rulings_logged(s)
@@ -182,11 +182,11 @@ def test_troop_transports_on_an_agent_turn_state_no_ruling():
     assert rulings_logged(s) == []
 
 
-def brutal_deck_runs_out_after_the_first_card(**options: bool) -> GameState:
+def brutal_deck_runs_out_after_the_first_card(out: bool = False) -> GameState:
     """Solo with Brutal Escalation, a Conflict III: r1 has a troop in the Conflict, r2
     none, and the House Hagal deck holds only Heighliner (6 swords, one copy): r1 flips
     it, then needs a second card from an empty deck."""
-    s = idle_rivals(solo(brutal_escalation=True, **options))
+    s = idle_rivals(solo(brutal_escalation=True, brutal_first_card_out=out))
     s = replace(s, conflict="battle_for_carthag", conflict_deck=())
     s = house(house(s, "r1", troops=1), "r2", troops=0)
     s = stack(s, "heighliner")
@@ -215,7 +215,7 @@ def test_brutal_escalation_reshuffles_the_first_card_too_by_default():
 def test_brutal_escalation_keeps_the_first_card_out_with_the_setting():
     """The other reading: the first card is still in use for this Combat, so it stays in
     the discard pile and the new deck is made of the others."""
-    s = brutal_deck_runs_out_after_the_first_card(brutal_first_card_out=True)
+    s = brutal_deck_runs_out_after_the_first_card(out=True)
     first, second = swords_cards(s)
     assert (first, second != "heighliner") == ("heighliner", True)
     assert s.hagal_discard == ("heighliner", second)

@@ -31,13 +31,15 @@ def test_the_settings_are_stored_in_the_games_setup(game: GameActions) -> None:
     assert "Ruling (this game" in game.page(solo_id)
     two_id = game.new_2p(expansion="ix", hagal_dreadnought_home="on")
     assert game.view(two_id).state.setup.options.hagal_dreadnought_home
-    new_three = {
-        "expert_dreadnoughts_deploy": "on",
-        "transports_kept_after_combat": "on",
-        "brutal_escalation": "on",
-        "brutal_first_card_out": "on",
-    }
-    options = game.view(game.new_solo("kwisatz", expansion="ix", **new_three)).state.setup.options
+    kwisatz_id = game.new_solo(
+        "kwisatz",
+        expansion="ix",
+        expert_dreadnoughts_deploy="on",
+        transports_kept_after_combat="on",
+        brutal_escalation="on",
+        brutal_first_card_out="on",
+    )
+    options = game.view(kwisatz_id).state.setup.options
     assert options.expert_dreadnoughts_deploy and options.transports_kept_after_combat
     assert options.brutal_first_card_out
 
