@@ -27,7 +27,7 @@ but "full page" and "show all", which are reported beside them. The largest answ
 category is printed too (the search page's target: under 100 KB).
 
 `--via index` times `SearchIndex.find` itself, in this process, over the same searches plus
-the players' queries of tests/cards_web/test_player_queries.py ("player"): p50 and p99 of
+the players' queries of tests/lookup/test_player_queries.py ("player"): p50 and p99 of
 the CPU time (time.thread_time) and the wall time of each search. It also times building
 the index (the `cards` catalogs read, then every language's variant of every item; best of
 3) and measures its memory (tracemalloc: the index with every language, and with English
@@ -220,7 +220,7 @@ def searches(
 def player_queries() -> list[tuple[str, str]]:
     """The players' queries the test suite checks, as ("player", query string) pairs."""
     sys.path.insert(0, str(ROOT))
-    from tests.cards_web.test_player_queries import FIRST, TOP3
+    from tests.lookup.test_player_queries import FIRST, TOP3
 
     return [("player", urllib.parse.urlencode({"q": q})) for q, _ in (*FIRST, *TOP3)]
 

@@ -37,7 +37,7 @@ HYPOTHESIS_FILES = (
     "tests/rules/test_properties.py",
     "tests/web/test_fuzz.py",
     "tests/vision/test_payload.py",
-    "tests/cards_web/test_pages.py",
+    "tests/lookup/test_pages.py",
 )
 SIM_SETUPS = (
     ("--mode", "solo", "--difficulty", "mentat"),

@@ -31,6 +31,7 @@ SIGNETS = (
 # Where a Rival's dreadnought prefers to take control, after covering an opponent's marker:
 # Imperial Basin, then counter-clockwise [IX p.8].
 FLAG_ORDER = ("imperial_basin", "arrakeen", "carthag")
+BRUTAL_SECOND = "brutal"  # `Task.via` of Brutal Escalation's second swords card
 EXPERT_DEPLOYMENT = ("mentat", "kwisatz")  # "Expert" = Mentat; Kwisatz Haderach is Expert+
 EXPERT_LEAD = 4  # [FAQ] Solo Play: leading by 4 strength or more (HAGAL §9 verdict)
 
@@ -312,7 +313,10 @@ def hagal_cards(setup: Setup, catalog: Catalog) -> list[str]:
 def _draw(draft: Draft, task: Task) -> str | None:
     """Top card of the House Hagal deck, or None after asking the table which card came up."""
     if not draft.hagal_deck:
-        reshuffle(draft)
+        if task.kind == "swords" and task.via == BRUTAL_SECOND:
+            _reshuffle_between_brutal_cards(draft, task)
+        else:
+            reshuffle(draft)
     if draft.setup.options.physical_hagal:
         answer = task.answer
         if answer is None:
@@ -321,6 +325,22 @@ def _draw(draft: Draft, task: Task) -> str | None:
         draft.hagal_deck.remove(answer)
         return answer
     return draft.hagal_deck.pop(0)
+
+
+def _reshuffle_between_brutal_cards(draft: Draft, task: Task) -> None:
+    """Brutal Escalation, the deck empty right after a Rival's first card. Our ruling: RB
+    p.19 "If the House Hagal deck is ever empty ..., immediately reshuffle the House Hagal
+    cards", every one, so the card just flipped goes into the new deck too. A setting
+    keeps that card out, in the discard pile, as still in use for this Combat [IX p.9]."""
+    first = draft.hagal_discard[-1]  # the first card of the two, revealed just before
+    out = draft.setup.options.brutal_first_card_out
+    ruling = "ruling_brutal_first_card_out" if out else "ruling_brutal_reshuffle_all"
+    draft.emit(ruling, task.house, card=first, conflict=draft.conflict or "")
+    if out:
+        draft.hagal_discard.pop()
+    reshuffle(draft)
+    if out:
+        draft.hagal_discard.append(first)
 
 
 def _reveal(draft: Draft, task: Task, again: Task) -> HagalCardDef | None:
@@ -394,7 +414,8 @@ def _deploy(draft: Draft, task: Task) -> None:
     count = troops + dreadnoughts
     if count <= 0:
         return
-    if expert(draft) and draft.conflict_level < 3 and expert_holds(draft, task, count):
+    expert_rule = expert(draft) and draft.conflict_level < 3
+    if expert_rule and expert_holds(draft, task, count, dreadnoughts):
         return
     draft.put(
         task.house,
@@ -408,10 +429,16 @@ def _deploy(draft: Draft, task: Task) -> None:
     draft.emit("deploy", task.house, troops=troops, **extra)
 
 
-def expert_holds(draft: Draft, task: Task, count: int) -> bool:
+def expert_holds(draft: Draft, task: Task, count: int, dreadnoughts: int = 0) -> bool:
     """Expert deployment: no deployment while leading by 4+ strength in a Conflict I or II
     [FAQ Solo Play, HAGAL §3 verdict]. Human strength is asked when it decides; True while
-    the Rival waits for that answer or keeps its units."""
+    the Rival waits for that answer or keeps its units.
+
+    Of the `count` units, `dreadnoughts` come from the garrison. Our ruling keeps them home
+    with the troops: the FAQ says to "count a Rival's strength to determine deployment" in
+    Rise of Ix, so no unit deploys. The FAQ's "won't deploy troops" and IX p.8's "will
+    deploy a dreadnought to the Conflict whenever it can" read the other way: a setting
+    deploys the dreadnoughts and keeps only the troops."""
     house = draft.house(task.house)
     lead = house.rival_strength - max(
         [draft.house(r).rival_strength for r in draft.rivals() if r != task.house], default=0
@@ -434,7 +461,21 @@ def expert_holds(draft: Draft, task: Task, count: int) -> bool:
     draft.emit("strength", human, strength=int(answer))
     if house.rival_strength - int(answer) < EXPERT_LEAD:
         return False
-    draft.emit("expert_hold", task.house, kept=count)
+    troops = count - dreadnoughts
+    if troops:
+        draft.emit("expert_hold", task.house, kept=troops)
+    if dreadnoughts:
+        deploy = draft.setup.options.expert_dreadnoughts_deploy
+        ruling = "ruling_expert_dreadnoughts_deploy" if deploy else "ruling_expert_dreadnoughts"
+        draft.emit(ruling, task.house, dreadnoughts=dreadnoughts)
+        if deploy:
+            house = draft.house(task.house)
+            draft.put(
+                task.house,
+                dn_garrison=house.dn_garrison - dreadnoughts,
+                dn_conflict=house.dn_conflict + dreadnoughts,
+            )
+            draft.emit("deploy", task.house, troops=0, dreadnoughts=dreadnoughts)
     draft.recruited = 0
     return True
 
@@ -487,7 +528,7 @@ def _reveal_swords(draft: Draft, task: Task) -> None:
     draft.put(task.house, swords=draft.house(task.house).swords + card.swords)
     draft.emit("swords", task.house, card=card_id, swords=card.swords)
     if task.amount > 1:  # Brutal Escalation: two cards in a Conflict III [HAGAL §3]
-        draft.queue.insert(0, Task("swords", task.house, amount=task.amount - 1))
+        draft.queue.insert(0, Task("swords", task.house, amount=task.amount - 1, via=BRUTAL_SECOND))
 
 
 def convert_rivals(draft: Draft) -> None:

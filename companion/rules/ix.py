@@ -297,11 +297,24 @@ def _ship_troops(draft: Draft, task: Task) -> None:
 def _deploy_transported(draft: Draft, task: Task) -> None:
     """A Rival's Troop Transports: the Shipping troops it just recruited go to the
     Conflict, or, with Expert deployment, unless it leads by 4+ in a Conflict I or II
-    [IX p.9; FAQ Solo Play]."""
+    [IX p.9; FAQ Solo Play].
+
+    A Conflict reward's Freighter move (Trade Monopoly, a Skirmish) recalls after the
+    Combat is resolved. Our ruling follows IX p.9, "A Rival will always deploy to the
+    Conflict all troops it recruits from the Shipping track": they go in, and the end of
+    Combat sends them to supply [RB p.12]. The tile says "you may deploy those troops":
+    a setting keeps them in the garrison then."""
     house = draft.house(task.house)
     n = min(task.amount, draft.recruited, house.garrison)
     if n <= 0:
         return
+    if draft.phase == "combat":  # only a Conflict reward recruits in the Combat phase
+        kept = draft.setup.options.transports_kept_after_combat
+        ruling = "ruling_transports_kept" if kept else "ruling_transports_after_combat"
+        draft.emit(ruling, task.house)
+        if kept:
+            draft.recruited -= n
+            return
     if hagal.expert(draft) and draft.conflict_level < 3 and hagal.expert_holds(draft, task, n):
         return
     draft.put(task.house, garrison=house.garrison - n, troops=house.troops + n)

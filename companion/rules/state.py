@@ -46,11 +46,14 @@ class Options:
     epic: bool = False  # Rise of Ix Epic Game mode (Ix rulebook p.10)
     physical_tech: bool = False  # the table shuffles the Tech tiles and says which turn up
     draw_first_player: bool = False  # the app drew `Setup.first_player` from the seed
-    # The other reading of three rulings (companion/rules/rulings.py); False, the default,
+    # The other reading of six rulings (companion/rules/rulings.py); False, the default,
     # plays the rulebooks' text as we rule it, and is what games stored without them used.
     hagal_dreadnought_home: bool = False  # House Hagal's dreadnought never takes control
     swords_need_troops: bool = False  # a Rival with only dreadnoughts reveals no swords
     epic_rivals_standard: bool = False  # Epic: Rivals start as in a standard game
+    expert_dreadnoughts_deploy: bool = False  # Expert deployment holds troops, not dreadnoughts
+    transports_kept_after_combat: bool = False  # Troop Transports: no deploying after Combat
+    brutal_first_card_out: bool = False  # Brutal Escalation: a reshuffle leaves card 1 out
     # After the Recall the game waits for the table's "Start round N" tap, so the round's
     # chores come before the next round's Rival turns. Logs stored before this step
     # existed have no such tap: `codec.decode_setup` turns it off for them.
@@ -257,7 +260,8 @@ class Task(NamedTuple):
     - `picks`: how many different options are still to choose ("choose_influence",
       "choose_reward");
     - `via`: where the task comes from: the turn that ended for "next_turn" ("agent",
-      "reveal", "hagal", "rival"), "shipping" for a recruit of the Shipping track;
+      "reveal", "hagal", "rival"), "shipping" for a recruit of the Shipping track, "brutal"
+      for the second card of Brutal Escalation ("swords");
     - `or_negotiator`: a Rival that can't buy a tile places a Negotiator instead
       ("acquire_tech");
     - `options`: what the task may choose among (Factions, houses, reward options);

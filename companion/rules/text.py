@@ -112,6 +112,34 @@ TEMPLATES: Mapping[str, str | Plural] = {
         "Ruling (this game's setting): the Rivals start as in a standard game, without the "
         "Epic troops and Intrigue card."
     ),
+    "ruling_expert_dreadnoughts": Nn_(
+        "Ruling: %(house)s keeps its %(dreadnoughts)s dreadnought in the garrison too: with "
+        "Rise of Ix a Rival's strength decides Expert deployment (FAQ, Solo Play).",
+        "Ruling: %(house)s keeps its %(dreadnoughts)s dreadnoughts in the garrison too: with "
+        "Rise of Ix a Rival's strength decides Expert deployment (FAQ, Solo Play).",
+    ),
+    "ruling_expert_dreadnoughts_deploy": Nn_(
+        "Ruling (this game's setting): %(house)s keeps its troops but deploys its "
+        "%(dreadnoughts)s dreadnought (Rise of Ix p.8: whenever it can).",
+        "Ruling (this game's setting): %(house)s keeps its troops but deploys its "
+        "%(dreadnoughts)s dreadnoughts (Rise of Ix p.8: whenever it can).",
+    ),
+    "ruling_transports_after_combat": N_(
+        "Ruling: %(house)s's Troop Transports deploy the Shipping troops though the Combat is "
+        "over, so they go back to its supply (Rise of Ix p.9: a Rival always deploys them)."
+    ),
+    "ruling_transports_kept": N_(
+        "Ruling (this game's setting): the Combat is over, so %(house)s keeps the Shipping "
+        "troops in its garrison (Troop Transports: you may deploy them)."
+    ),
+    "ruling_brutal_reshuffle_all": N_(
+        "Ruling: the House Hagal deck ran out after %(house)s's first card; every House Hagal "
+        "card, %(card)s too, is shuffled into the new deck (rulebook p.19)."
+    ),
+    "ruling_brutal_first_card_out": N_(
+        "Ruling (this game's setting): the House Hagal deck ran out after %(house)s's first "
+        "card; %(card)s stays in the discard pile, the other cards make the new deck."
+    ),
     "signet": N_("%(house)s uses its Signet ability (%(leader)s)%(outcome)s."),
     "rival_harvest": Nn_(
         "%(house)s harvests %(space)s: it gains %(spice)s spice.",
@@ -278,6 +306,8 @@ COUNTS = {
     "churn": "trashed",
     "rival_harvest": "spice",
     "rival_harvest_return": "bonus",
+    "ruling_expert_dreadnoughts": "dreadnoughts",
+    "ruling_expert_dreadnoughts_deploy": "dreadnoughts",
     "swords": "swords",
     "exchange_intrigue": "paid",
     "transports": "troops",

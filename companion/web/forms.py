@@ -26,6 +26,7 @@ from companion.rules.actions import (
     Tech,
     Voice,
 )
+from companion.rules.hagal import EXPERT_DEPLOYMENT
 from companion.rules.setup import drawn_first_player
 from companion.rules.state import (
     DIFFICULTIES,
@@ -174,6 +175,17 @@ def setup_from(form: Mapping[str, str], seed: int) -> Setup:
         and mode == "solo"
         and _flag(form, "epic")
         and _flag(form, "epic_rivals_standard"),
+        # Only solo Rivals deploy by the Expert rule and own Tech tiles [RB p.20; IX p.8].
+        expert_dreadnoughts_deploy=ix
+        and mode == "solo"
+        and _text(form, "difficulty") in EXPERT_DEPLOYMENT
+        and _flag(form, "expert_dreadnoughts_deploy"),
+        transports_kept_after_combat=ix
+        and mode == "solo"
+        and _flag(form, "transports_kept_after_combat"),
+        brutal_first_card_out=mode == "solo"
+        and _flag(form, "brutal_escalation")
+        and _flag(form, "brutal_first_card_out"),
         turn_clock=_flag(form, "turn_clock"),
     )
     sets = EXPANSIONS[expansion]

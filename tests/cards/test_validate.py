@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import json
-import os
+import runpy
 import shutil
-import subprocess
 import sys
 import tomllib
 from collections.abc import Callable
@@ -13,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
+from flask.cli import cli as flask_command_line
 
 from companion.cards import CardDbError, collect_problems, default_root, load_catalog
 from companion.cards.__main__ import main
@@ -30,7 +31,6 @@ from companion.cards.validate import (
 )
 
 CARD_DB = default_root()
-REPO = CARD_DB.parent
 COUNTS = {
     "base": {
         "spaces": 22,
@@ -1065,17 +1065,17 @@ def test_cli_json_lists_problems(db: Path, capsys: pytest.CaptureFixture[str]) -
     assert "base/hagal.toml: file not found" in problems
 
 
-def test_python_dash_m_companion_cards_json_runs_as_a_program() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "companion.cards", "--json"],
-        cwd=REPO,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == COUNTS
+def test_python_dash_m_companion_cards_json_runs_as_a_program(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m companion.cards --json`, run as `-m` runs it (the module as `__main__`),
+    in this process: a subprocess cost seconds of start-up for the same code path."""
+    monkeypatch.setattr(sys, "argv", ["companion.cards", "--json"])
+    monkeypatch.delitem(sys.modules, "companion.cards.__main__")  # as in a fresh process
+    with pytest.raises(SystemExit) as exited:
+        runpy.run_module("companion.cards", run_name="__main__", alter_sys=True)
+    assert exited.value.code == 0
+    assert json.loads(capsys.readouterr().out) == COUNTS
 
 
 # --- the Flask command: flask --app wsgi cards check [--json] ------------------------
@@ -1120,8 +1120,11 @@ def test_flask_cards_check_root_option(db: Path) -> None:
     assert "base/intrigue.toml: allied_armada: 'types[0]' is 'ambush'" in result.stdout
 
 
-def test_flask_command_line_runs_cards_check(tmp_path: Path) -> None:
-    """The real `flask --app ... cards check --json`, on an app that registers the group."""
+def test_flask_command_line_runs_cards_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`flask --app ... cards check --json` through Flask's own command line (app
+    discovery included), on an app that registers the group, in this process."""
     (tmp_path / "cards_app.py").write_text(
         "from flask import Flask\n"
         "from companion.cards.cli import cards_cli\n"
@@ -1129,14 +1132,10 @@ def test_flask_command_line_runs_cards_check(tmp_path: Path) -> None:
         "app.cli.add_command(cards_cli)\n",
         encoding="utf-8",
     )
-    flask = Path(sys.executable).with_name("flask")
-    result = subprocess.run(
-        [str(flask), "--app", "cards_app", "cards", "check", "--json"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO}"},
-        capture_output=True,
-        text=True,
-        check=False,
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(
+        flask_command_line, ["--app", "cards_app", "cards", "check", "--json"]
     )
-    assert result.returncode == 0, result.stderr
+    assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == COUNTS

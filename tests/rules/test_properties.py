@@ -69,6 +69,10 @@ OPTIONS = st.builds(
     physical_conflicts=st.booleans(),
     epic=st.booleans(),
     physical_tech=st.booleans(),
+    # The other reading of three rulings (companion/rules/rulings.py).
+    expert_dreadnoughts_deploy=st.booleans(),
+    transports_kept_after_combat=st.booleans(),
+    brutal_first_card_out=st.booleans(),
 )
 SETS = st.sampled_from([("base",), ("base", "ix")])
 

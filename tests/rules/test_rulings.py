@@ -2,24 +2,32 @@
 and the settings that play each the other way (companion/rules/rulings.py).
 
 Sources: RB p.19 (House Hagal "can never claim control"; the combat bonus "with at least
-one troop"), Rise of Ix rulebook p.6 and p.8 (dreadnoughts), p.10 (Epic Game mode).
+one troop"; "If the House Hagal deck is ever empty ..., immediately reshuffle"), Rise of
+Ix rulebook p.6 and p.8 (dreadnoughts), p.9 (Troop Transports, Brutal Escalation), p.10
+(Epic Game mode), the FAQ's Solo Play entry (Expert troop deployment).
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 
-import pytest
-
-from companion.cards import load_catalog
-from companion.cards.index import entries as lookup_entries
+from companion.cards import default_root, load_catalog
+from companion.lookup.rulings import load_rulings
+from companion.rules.actions import Choose
 from companion.rules.codec import decode_setup, encode_setup
-from companion.rules.rulings import RULING_ITEMS, is_ruling
+from companion.rules.engine import apply
+from companion.rules.rulings import RULING_ITEMS, is_ruling, ruling_item
 from companion.rules.setup import starting_houses
 from companion.rules.state import GameState, Options
 from companion.rules.text import TEMPLATES
-from tests.rules.helpers import finish_round, house, idle_rivals, settle
-from tests.rules.ix_helpers import ix_solo, ix_solo_setup, ix_two_player
+from tests.rules.helpers import finish_round, house, idle_rivals, reveal, settle, solo, stack
+from tests.rules.ix_helpers import (
+    ix_solo,
+    ix_solo_setup,
+    ix_two_player,
+    rival_turn,
+    transports_turn,
+)
 
 
 def rulings_logged(s: GameState) -> list[tuple[str, str | None]]:
@@ -103,21 +111,159 @@ def test_epic_rivals_start_as_standard_with_the_setting():
     assert not any(is_ruling(e.kind) for e in ix_solo().log)
 
 
+def expert_lead_with_a_dreadnought_home(deploy: bool = False) -> GameState:
+    """Solo, Mentat (Expert deployment), Rise of Ix: r1 has 2 troops in the Conflict (4
+    strength, r2 none) and a dreadnought and 3 troops in its garrison; its Carthag card
+    sends it to a Combat space in a Conflict I, and you answer 0 strength."""
+    s = ix_solo("mentat", expert_dreadnoughts_deploy=deploy)
+    s = house(s, "r2", troops=0, dn_conflict=0)
+    s = rival_turn(s, "r1", "carthag", troops=2, garrison=3, dn_garrison=1, dn_conflict=0)
+    assert s.conflict_level < 3
+    assert s.prompt is not None and s.prompt.kind == "expert_strength"
+    return apply(s, Choose("0"))
+
+
+def test_expert_deployment_keeps_a_leading_rivals_dreadnought_home_by_default():
+    """FAQ, Solo Play: a Rival "won't deploy troops if it is already leading by 4 strength
+    or more. (In the Rise of Ix expansion, dreadnoughts mean that you should count a
+    Rival's strength to determine deployment, not just its troops.)" Our ruling counts
+    every unit: the dreadnought stays with the troops, and the log says so."""
+    s = expert_lead_with_a_dreadnought_home()
+    r1 = s.house("r1")
+    assert (r1.troops, r1.dn_conflict, r1.dn_garrison) == (2, 0, 1)
+    assert ("ruling_expert_dreadnoughts", "r1") in rulings_logged(s)
+
+
+def test_expert_deployment_deploys_the_dreadnought_with_the_setting():
+    """Rise of Ix rulebook p.8: a Rival "will deploy a dreadnought to the Conflict whenever
+    it can", and the FAQ's "won't deploy troops": the setting deploys the dreadnought and
+    keeps only the troops home."""
+    s = expert_lead_with_a_dreadnought_home(deploy=True)
+    r1 = s.house("r1")
+    assert (r1.troops, r1.dn_conflict, r1.dn_garrison) == (2, 1, 0)
+    assert ("ruling_expert_dreadnoughts_deploy", "r1") in rulings_logged(s)
+
+
+def rival_wins_trade_monopoly(kept: bool = False) -> GameState:
+    """Solo, Rise of Ix: r1, owning Troop Transports with its Freighter on step 2 and an
+    empty garrison, is alone in the Conflict for Trade Monopoly (first: two Freighter
+    moves and a troop); the round plays out."""
+    s = idle_rivals(ix_solo(transports_kept_after_combat=kept))
+    s = replace(s, conflict="trade_monopoly")
+    s = house(s, "r1", troops=1, garrison=0, freighter=2, tech=("troop_transports",))
+    s = house(s, "r2", troops=0)
+    return finish_round(s)
+
+
+def test_troop_transports_deploy_into_the_resolved_conflict_by_default():
+    """Rise of Ix rulebook p.9: "A Rival will always deploy to the Conflict all troops it
+    recruits from the Shipping track"; Trade Monopoly's Freighter moves come after the
+    Combat, whose end sends the troops in the Conflict to supply [RB p.12]: of the reward's
+    troop and the 3 Shipping troops only the first stays. Our ruling, said in the log."""
+    s = rival_wins_trade_monopoly()
+    assert [e.data for e in s.log if e.kind == "transports"] == [{"troops": 3}]
+    assert s.house("r1").garrison == 1
+    assert ("ruling_transports_after_combat", "r1") in rulings_logged(s)
+
+
+def test_troop_transports_keep_the_troops_after_the_combat_with_the_setting():
+    """Troop Transports (the tile): "you may deploy those troops to the Conflict"; the
+    setting keeps them in the garrison when the Combat is over."""
+    s = rival_wins_trade_monopoly(kept=True)
+    assert not any(e.kind == "transports" for e in s.log)
+    assert s.house("r1").garrison == 4
+    assert ("ruling_transports_kept", "r1") in rulings_logged(s)
+
+
+def test_troop_transports_on_an_agent_turn_state_no_ruling():
+    """Before the Combat the tile is plain [IX p.9]: no ruling to state."""
+    s = transports_turn(ix_solo(transports_kept_after_combat=True), troops=0)
+    assert [e.data for e in s.log if e.kind == "transports"] == [{"troops": 3}]
+    assert rulings_logged(s) == []
+
+
+def brutal_deck_runs_out_after_the_first_card(out: bool = False) -> GameState:
+    """Solo with Brutal Escalation, a Conflict III: r1 has a troop in the Conflict, r2
+    none, and the House Hagal deck holds only Heighliner (6 swords, one copy): r1 flips
+    it, then needs a second card from an empty deck."""
+    s = idle_rivals(solo(brutal_escalation=True, brutal_first_card_out=out))
+    s = replace(s, conflict="battle_for_carthag", conflict_deck=())
+    s = house(house(s, "r1", troops=1), "r2", troops=0)
+    s = stack(s, "heighliner")
+    s = replace(s, hagal_deck=("heighliner",), hagal_discard=(*s.hagal_deck[1:], *s.hagal_discard))
+    s = reveal(s)
+    assert s.prompt is not None and s.prompt.kind == "strength"
+    return s
+
+
+def swords_cards(s: GameState) -> list[str]:
+    return [str(e.data["card"]) for e in s.log if e.kind == "swords"]
+
+
+def test_brutal_escalation_reshuffles_the_first_card_too_by_default():
+    """RB p.19: "If the House Hagal deck is ever empty ..., immediately reshuffle the House
+    Hagal cards to form a new deck": every card, the one just flipped too. Its swords
+    still count [IX p.9: "add all the swords from both cards"]; the log says so."""
+    s = brutal_deck_runs_out_after_the_first_card()
+    first, second = swords_cards(s)
+    assert first == "heighliner"
+    assert s.hagal_discard == (second,)  # Heighliner went into the new deck
+    assert s.house("r1").swords == 6 + s.catalog.hagal[second].swords
+    assert ("ruling_brutal_reshuffle_all", "r1") in rulings_logged(s)
+
+
+def test_brutal_escalation_keeps_the_first_card_out_with_the_setting():
+    """The other reading: the first card is still in use for this Combat, so it stays in
+    the discard pile and the new deck is made of the others."""
+    s = brutal_deck_runs_out_after_the_first_card(out=True)
+    first, second = swords_cards(s)
+    assert (first, second != "heighliner") == ("heighliner", True)
+    assert s.hagal_discard == ("heighliner", second)
+    assert "heighliner" not in s.hagal_deck
+    assert s.house("r1").swords == 6 + s.catalog.hagal[second].swords
+    assert ("ruling_brutal_first_card_out", "r1") in rulings_logged(s)
+
+
+def test_the_brutal_escalation_ruling_links_the_conflict_being_fought():
+    """Its ruling is written on each Conflict III card (card_db/rulings.toml): the line
+    links the one on the board."""
+    entry = next(e for e in brutal_deck_runs_out_after_the_first_card().log if is_ruling(e.kind))
+    assert ruling_item(entry.kind, entry.data) == ("conflict", "battle_for_carthag")
+
+
 def test_a_game_stored_without_the_settings_plays_the_default_rulings():
     """Old stored setups have no such keys: they decode to the defaults, so they replay
     as they were played."""
     data = encode_setup(ix_solo_setup())
-    for name in ("hagal_dreadnought_home", "swords_need_troops", "epic_rivals_standard"):
+    for name in SETTINGS:
         assert data["options"].pop(name) is False
     assert decode_setup(data).options == Options()
 
 
-@pytest.mark.parametrize("kind", sorted(RULING_ITEMS))
-def test_every_ruling_has_a_sentence_and_an_explanation_page(kind):
-    """Each ruling line says "Ruling" and links an item the rules lookup has."""
-    assert str(TEMPLATES[kind]).startswith("Ruling")
-    keys = {e.key for e in lookup_entries(load_catalog(sets=("base", "ix")))}
-    assert "{}:{}".format(*RULING_ITEMS[kind]) in keys
+SETTINGS = (
+    "hagal_dreadnought_home",
+    "swords_need_troops",
+    "epic_rivals_standard",
+    "expert_dreadnoughts_deploy",
+    "transports_kept_after_combat",
+    "brutal_first_card_out",
+)
+
+
+def test_every_ruling_has_a_sentence_and_an_explanation_page():
+    """Each ruling line says "Ruling" and links an item whose page explains it: a ruling
+    of card_db/rulings.toml that says "Ruling" too."""
+    catalog = load_catalog(sets=("base", "ix"))
+    explained = {
+        key
+        for key, rulings in load_rulings(default_root(), catalog).items()
+        if any(r.text.startswith("Ruling") for r in rulings)
+    }
+    for kind, (item_kind, item_id) in RULING_ITEMS.items():
+        template = TEMPLATES[kind]
+        wordings = template if isinstance(template, tuple) else (template,)  # a Plural: both
+        assert all(wording.startswith("Ruling") for wording in wordings), kind
+        assert f"{item_kind}:{item_id}" in explained, kind
 
 
 def test_every_setting_defaults_to_off():

@@ -222,6 +222,9 @@ RIVAL_OPTIONS = {
         "hagal_dreadnought_home",
         "swords_need_troops",
         "epic_rivals_standard",
+        "expert_dreadnoughts_deploy",
+        "transports_kept_after_combat",
+        "brutal_first_card_out",
     )
 }
 

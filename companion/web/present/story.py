@@ -9,7 +9,7 @@ from flask_babel import ngettext
 
 from companion.rules.changes import board_changes
 from companion.rules.i18n import N_, joined
-from companion.rules.rulings import RULING_ITEMS, is_ruling
+from companion.rules.rulings import is_ruling, ruling_item
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
 from companion.web.language import house_name, page_translations, translated
@@ -100,7 +100,7 @@ def ruling_notes(state: GameState) -> tuple[tuple[str, str, str], ...]:
     """The rulings the last action applied: each sentence with its rules page (kind, id)."""
     translations = page_translations()
     return tuple(
-        (sentence(entry, state, translations), *RULING_ITEMS[entry.kind])
+        (sentence(entry, state, translations), *ruling_item(entry.kind, entry.data))
         for entry in state.last_entries
         if is_ruling(entry.kind)
     )

@@ -16,7 +16,7 @@ from companion.cards.search import Query, SearchIndex
 from companion.lookup import detail, load_lookup
 from companion.lookup.concepts import SELECT
 from companion.rules.hagal import EXCHANGES
-from tests.cards_web.conftest import HX
+from tests.lookup.conftest import HX
 
 LOOKUP = load_lookup(default_root())
 CONCEPTS = {c.id: c for c in LOOKUP.index.concepts}

@@ -18,8 +18,8 @@ from flask.testing import FlaskClient
 from companion.cards.languages import ENGLISH
 from companion.cards.search import TIER_NAME_EXACT, Query, SearchIndex
 from companion.web.language import BY_CODE
-from tests.cards_web.conftest import HX
 from tests.i18n.catalogs import CARD_LOCALES
+from tests.lookup.conftest import HX
 
 # (language, item, the rulebook's name, where the rulebook gives it)
 SEED_NAMES: tuple[tuple[str, str, str, str], ...] = (

@@ -15,7 +15,7 @@ from companion.cards import default_root, load_catalog, present_sets
 from companion.cards.__main__ import main
 from companion.lookup import load_lookup
 from companion.lookup.rulings import RULINGS_FILE, RulingsError, load_rulings, problems
-from tests.cards_web.conftest import HX
+from tests.lookup.conftest import HX
 
 CARD_DB = default_root()
 FIRST = """[[ruling]]
@@ -140,10 +140,14 @@ def test_text_over_several_lines_reads_as_one_paragraph() -> None:
 
 
 def test_every_page_and_panel_shows_its_item_rulings(client: FlaskClient) -> None:
+    """Each item rulings.toml names, on its page, its panel and its htmx answer. (Every
+    item's page and panel answer 200: tests/lookup/test_pages.py.)"""
     lookup = load_lookup(CARD_DB)
     with client.application.app_context():
         iconize = get_template_attribute("cards/_macros.html", "iconize")
-    for item in lookup.index.items:
+    ruled = [item for item in lookup.index.items if item.entry.key in lookup.rulings]
+    assert {item.entry.key for item in ruled} == set(lookup.rulings)
+    for item in ruled:
         url = f"/cards/{item.kind}/{item.id}"
         pages = [client.get(url), client.get(url + "/panel"), client.get(url, headers=HX)]
         for response in pages:

@@ -38,7 +38,7 @@ from companion.db import db
 from companion.lookup import SETS, Lookup
 from companion.lookup.rulings import load_rulings
 from companion.rules.catalog import Catalog
-from tests.cards_web.conftest import CONFIG, HX
+from tests.lookup.conftest import CONFIG, HX
 
 CARTHAG_EFFECTS = "Recruit 1 troop and draw 1 Intrigue card."
 TRANSLATED: dict[str, dict[str, str]] = {
