@@ -11,9 +11,11 @@ from tests import database
 # derandomize: every run tries the same examples, so a run's result never depends on luck
 # (a property that fails must fail every time; a new seed is a deliberate change here).
 settings.register_profile("dev", max_examples=25, deadline=None, derandomize=True)
+# CI tries 40 derandomized examples a property; the seed sweep after it (scripts/seed_sweep.py)
+# adds 3 x 25 fresh ones, so CI sees 115 a property without paying 100 twice over.
 settings.register_profile(
     "ci",
-    max_examples=100,
+    max_examples=40,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
