@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from companion import services
-from companion.rules.state import Options, SeatSetup, Setup
+from companion.rules.state import Difficulty, Options, SeatSetup, Setup
 from tests.browser import test_play_in_browser as play
 
 pytestmark = play.pytestmark
@@ -139,7 +139,7 @@ def play_round(page, base_url: str, game: str, setup: Setup, language: str, app)
     return steps
 
 
-def solo(difficulty: str, sets: tuple[str, ...], seed: int) -> Setup:
+def solo(difficulty: Difficulty, sets: tuple[str, ...], seed: int) -> Setup:
     return Setup(
         mode="solo",
         seed=seed,
