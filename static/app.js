@@ -73,25 +73,18 @@
     openDrawer = null;
   });
 
-  // The "what now" column scrolls on its own when it holds more than fits (a question,
-  // two Rivals' cards, what else happened): it fades at its foot and a button says so.
+  // The "what now" column scrolls on its own when it holds more than fits (two Rivals'
+  // cards, what else happened): it fades at its foot (static/app.css).
   function markMoreBelow() {
-    const column = document.querySelector("#game .actions-scroll");
-    const hint = document.querySelector("#game [data-more-below]");
-    if (!column || !hint) return;
+    const column = document.querySelector("#game > .actions");
+    if (!column) return;
     const more = column.scrollHeight - column.scrollTop - column.clientHeight > 4;
     column.classList.toggle("more-below", more);
-    hint.hidden = !more;
   }
   document.addEventListener("DOMContentLoaded", markMoreBelow);
   document.addEventListener("htmx:afterSettle", markMoreBelow);
   window.addEventListener("resize", markMoreBelow);
   document.addEventListener("scroll", markMoreBelow, true); // a panel's scroll doesn't bubble
-  document.addEventListener("click", function (event) {
-    if (!event.target.closest("[data-more-below]")) return;
-    const column = document.querySelector("#game .actions-scroll");
-    column.scrollBy({ top: column.clientHeight * 0.8, behavior: "smooth" });
-  });
 
   // The number pad types into its input. The value it opens with (0, or the strength
   // already entered this round) is replaced by the first digit, as on a calculator:

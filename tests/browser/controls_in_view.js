@@ -3,14 +3,16 @@
 // their buttons and the board's spaces to tap; at the end the tie-break and Corner the
 // Market entries), with Undo and Redo, must be inside the viewport and be the element
 // at its own centre: nothing covers it (a "More below" button, a drawer, a panel). A
-// list of sentences, one per problem, and how many controls were checked.
-() => {
+// list of sentences, one per problem, and how many controls were checked. On a phone
+// (`phone`) a player's turn and the board scroll inside the game's column: only the
+// question's controls (and Undo, Redo) must be on the first screen there.
+(phone) => {
   const selectors = [
     ".banner button",
     "#prompt button", "#prompt input:not([type=hidden])", "#prompt select",
-    "#game .turn button", "#game .turn summary",
-    "#game button.space-button",
+    "#round-end button", "#board-changes button", "#end button",
     "#end-entry a.button", "#end-entry button", "#end-entry input:not([type=hidden])",
+    ...(phone ? [] : ["#game .turn button", "#game .turn summary", "#game button.space-button"]),
   ];
   const problems = [];
   const controls = [...document.querySelectorAll(selectors.join(", "))];

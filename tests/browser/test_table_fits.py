@@ -1,16 +1,30 @@
-"""The table screen fits a tablet in both orientations at every step of a round (issue 20).
+"""The question of the moment in full view, and the live view on one screen (issues 20
+and 27).
 
-A real Chromium plays a solo base round, a two-player round and a Rise of Ix round. After
-every tap it checks, at 1280x800 and at 800x1280, that the page does not scroll, that
-nothing sticks out sideways, and that what the table must do now, the Conflict's
-strengths and the score are on the screen. A screenshot of every step goes to
-test-artifacts/screens/ (git-ignored) for a person to look at.
+A real Chromium plays round 1 into round 2 of a solo base game in Japanese, a solo Rise of
+Ix game at Kwisatz Haderach (the Expert deployment's questions [RB p.20]) in Korean and a
+two-player game with an Undo and a Redo in English. After every tap, at 1280x800,
+800x1280, 1024x768 and 390x844: the page does not scroll, no text is wider than its box,
+every control of the question (the prompt's buttons and number-pad keys, the End of Round
+card, the Undo list, Undo and Redo; on a tablet the player's turn and the board's spaces
+too) is inside the viewport and is the element at its own centre, and the question's
+panels are whole, not cut by a panel's scroll. The live view of the same moment must fit
+1280x720, 1920x1080 and 390x844 with its score on screen. One screenshot a step (the
+sizes in turn) goes to test-artifacts/screens/ (git-ignored): look at them after a
+layout change. tests/browser/test_multiplayer_games.py does the same for the four- and
+three-player games to their end.
 """
 
 from __future__ import annotations
 
+import random
+import re
 from pathlib import Path
 
+import pytest
+
+from companion import services
+from companion.rules.state import Difficulty, Options, SeatSetup, Setup
 from tests.browser import test_play_in_browser as play
 
 pytestmark = play.pytestmark
@@ -19,88 +33,172 @@ base_url = play.base_url
 page = play.page
 
 SCREENS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
-TABLET = ((1280, 800), (800, 1280))
+SIZES = ((1280, 800), (800, 1280), (1024, 768), (390, 844))
+LIVE_SIZES = ((1280, 720), (1920, 1080), (390, 844))
+PHONE_WIDTH = 640
+# The question's panels: each must be whole on the screen when it shows.
+QUESTION = ("#prompt", "#round-end", "#board-changes", "#end", "#end-entry")
+HTML_LANG = {"en": "en", "ja": "ja", "ko": "ko"}
+REVEAL = "#game .turn form:has(input[name=action][value=reveal]) button"
 
 # Run in the page: what breaks the "one screen" rule, as a list of sentences.
 FIT_PROBLEMS = (Path(__file__).parent / "fit_problems.js").read_text(encoding="utf-8")
+CONTROLS_IN_VIEW = (Path(__file__).parent / "controls_in_view.js").read_text(encoding="utf-8")
 
 
-def needed_in_view(page) -> list[str]:
-    """What must be on the screen now: the score, the board, the Conflict's strengths
-    and the first thing the table must do (the final standings, a question, a Rival's
-    card, a player's turn)."""
-    needed = ["#scoreboard table.score", "#game .board"]
-    if page.locator("#conflict").count():
-        needed.append("#conflict .strength")
-    # A Rival's card: its house, card and space; a long list of what its pieces do may
-    # run on below the fold (the "More below" button scrolls to it).
-    for now in ("#end", "#prompt", "#game .hagal-card .where", "#game .turn"):
-        if page.locator(now).count():
-            needed.append(now)
-            break
-    return needed
+def choose_language(page, base_url: str, code: str) -> None:
+    """Pick the language from the top bar's menu, as a player would."""
+    page.goto(base_url + "/")
+    page.locator(".lang-menu > summary").click()
+    page.locator(f".lang-menu a[href^='/language/{code}']").click()
+    page.wait_for_load_state()
 
 
-def check_fits(page, game: str, step: int) -> None:
-    """At both tablet sizes: no scrolling, no overflow, the essentials on screen; a
-    screenshot of each."""
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    for width, height in TABLET:
+def check_table(page, game: str, step: int) -> None:
+    """At every size: no scrolling, nothing clipped, the question whole and uncovered."""
+    for n, (width, height) in enumerate(SIZES):
         page.set_viewport_size({"width": width, "height": height})
-        problems = page.evaluate(FIT_PROBLEMS, needed_in_view(page))
-        page.screenshot(path=str(SCREENS / f"{game}-{width}x{height}-{step:02d}.png"))
+        phone = width < PHONE_WIDTH
+        shown = page.evaluate(CONTROLS_IN_VIEW, phone)
+        # On a phone the end's entries come first; the standings follow in the column.
+        needed = [q for q in QUESTION if page.locator(q).count() and not (phone and q == "#end")]
+        problems = shown["problems"] + page.evaluate(FIT_PROBLEMS, needed)
+        if n == step % len(SIZES) or problems:
+            page.screenshot(path=str(SCREENS / f"{game}-{width}x{height}-{step:02d}.png"))
         assert problems == [], f"{game} step {step} at {width}x{height}: {problems}"
+    page.set_viewport_size({"width": 1280, "height": 800})
 
 
-def start(page, base_url: str, mode: str, names: tuple[str, ...], ix: bool = False) -> None:
-    """Set up a game through the new-game form and open its table screen."""
-    page.goto(base_url + "/games/new")
-    page.locator(f"input[name=mode][value='{mode}']").check()
-    if ix:
-        page.locator("input[name=expansion][value=ix]").check()
-    for seat, name in enumerate(names, 1):
-        page.fill(f"#p{seat}_name", name)
-    page.get_by_role("button", name="Set up the table").click()
-    page.get_by_role("link", name="Start playing").click()
+def check_live(live, url: str, game: str, step: int) -> None:
+    """The live view of this moment: one screen at every size, its score on it."""
+    live.goto(url)
+    for n, (width, height) in enumerate(LIVE_SIZES):
+        live.set_viewport_size({"width": width, "height": height})
+        problems = live.evaluate(FIT_PROBLEMS, ["#scoreboard table.score"])
+        if n == step % len(LIVE_SIZES) or problems:
+            live.screenshot(path=str(SCREENS / f"live-{game}-{width}x{height}-{step:02d}.png"))
+        assert problems == [], f"live {game} step {step} at {width}x{height}: {problems}"
+
+
+def round_number(page) -> int:
+    """The banner's round ("ラウンド1", "1라운드", "Round 1"): its first number."""
+    found = re.search(r"\d+", page.locator("#game .banner .round").inner_text())
+    assert found
+    return int(found.group())
+
+
+def take_step(page, rng: random.Random, undo: bool) -> str:
+    """Do what the table asks (the answers and spaces drawn from `rng`), or Undo."""
+    pad = page.locator("#prompt [data-numpad]")
+    if pad.count():
+        page.locator("#prompt .key[data-key='C']").click()
+        page.locator(f"#prompt .key[data-key='{rng.randrange(10)}']").click()
+        page.locator("#prompt button[type=submit]").click()
+        return "strength"
+    options = page.locator("#prompt .options button")
+    if options.count():
+        kind = "round end" if page.locator("#round-end").count() else "choice"
+        options.nth(rng.randrange(options.count())).click()
+        return kind
+    if undo:
+        page.locator(".banner .undo button").first.click()
+        return "undo"
+    spaces = page.locator("#game button.space-button")
+    if spaces.count() and rng.random() < 0.8:
+        spaces.nth(rng.randrange(spaces.count())).click()
+        return "place"
+    page.locator(REVEAL).click()
+    return "reveal"
+
+
+def play_round(page, base_url: str, game: str, setup: Setup, language: str, app) -> list[str]:
+    """Play round 1 into round 2 in `language`, checking the table and the live view
+    before and after every tap; Undo at the first Agent turn after the first tap, then Redo."""
+    with app.app_context():
+        game_id = services.create_game(setup, app.extensions["catalog"])
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.goto(f"{base_url}/language/{language}?next=/games/{game_id}")
     page.wait_for_selector("#game")
-
-
-def play_round_checking(page, game: str, limit: int) -> list[str]:
-    """Play round 1 into round 2, checking the fit before and after every step."""
+    assert page.locator("html").get_attribute("lang") == HTML_LANG[language]
+    live = page.context.browser.new_page()
+    live_url = f"{base_url}/games/{game_id}/live"
+    rng = random.Random(1)
     steps: list[str] = []
-    check_fits(page, game, 0)
-    for step in range(1, limit + 1):
-        if play.round_number(page) >= 2:
+    for step in range(80):
+        check_table(page, game, step)
+        check_live(live, live_url, game, step)
+        if round_number(page) >= 2:
             break
-        page.set_viewport_size({"width": 1280, "height": 800})
         version = page.locator("#game").get_attribute("data-version")
-        steps.append(play.take_one_step(page))
+        if steps[-1:] == ["undo"]:
+            page.locator(".banner .undo button").nth(1).click()
+            steps.append("redo")
+        else:
+            steps.append(take_step(page, rng, undo="undo" not in steps and len(steps) >= 1))
         play.changed(page, version)
-        check_fits(page, game, step)
-    assert play.round_number(page) == 2, steps
+    live.close()
+    assert round_number(page) == 2, steps
     return steps
 
 
-def test_a_solo_base_round_fits_the_tablet(page, base_url):
-    start(page, base_url, "solo", ("Ann",))
-    steps = play_round_checking(page, "solo", limit=40)
-    assert "number" in steps  # the combat strength was asked, with the Conflict on screen
+def solo(difficulty: Difficulty, sets: tuple[str, ...], seed: int) -> Setup:
+    return Setup(
+        mode="solo",
+        seed=seed,
+        humans=(SeatSetup("Przemysław Szczęśniak", "paul_atreides", "green"),),
+        rivals=(
+            SeatSetup("Left Rival", "glossu_rabban", "red"),
+            SeatSetup("Right Rival", "memnon_thorvald", "yellow"),
+        ),
+        difficulty=difficulty,
+        options=Options(),
+        sets=sets,
+    )
 
 
-def test_a_two_player_round_fits_the_tablet(page, base_url):
-    start(page, base_url, "2p", ("Alexandra Konstantinova", "Wolfeschlegelsteinhausenberger"))
-    play_round_checking(page, "2p", limit=60)
+def test_a_solo_base_round_in_japanese_keeps_the_question_in_view(page, app, base_url):
+    steps = play_round(page, base_url, "solo-ja", solo("mercenary", ("base",), 3), "ja", app)
+    assert {"strength", "round end", "undo", "redo"} <= set(steps), steps
 
 
-def test_a_rise_of_ix_round_fits_the_tablet(page, base_url):
-    start(page, base_url, "solo", ("Przemysław Szczęśniak",), ix=True)
-    play_round_checking(page, "ix", limit=60)
-    # The drawers open over the board and push nothing off the screen.
+def test_a_solo_rise_of_ix_expert_round_in_korean_keeps_the_question_in_view(page, app, base_url):
+    setup = solo("kwisatz", ("base", "ix"), 5)
+    steps = play_round(page, base_url, "ix-ko", setup, "ko", app)
+    assert {"strength", "round end", "undo", "redo"} <= set(steps), steps
+
+
+@pytest.mark.parametrize("language", ["en"])
+def test_a_two_player_round_keeps_the_question_in_view(page, app, base_url, language):
+    setup = Setup(
+        mode="2p",
+        seed=4,
+        humans=(
+            SeatSetup("Alexandra Konstantinova", "paul_atreides", "green"),
+            SeatSetup("Wolfeschlegelsteinhausenberger", "glossu_rabban", "red"),
+        ),
+        rivals=(SeatSetup("House Hagal", "", "yellow"),),
+        first_player=0,
+        options=Options(),
+        sets=("base",),
+    )
+    steps = play_round(page, base_url, f"2p-{language}", setup, language, app)
+    assert {"strength", "round end", "undo", "redo"} <= set(steps), steps
+
+
+def test_the_drawers_open_over_the_board_and_push_nothing_off(page, app, base_url):
+    with app.app_context():
+        game_id = services.create_game(solo("mentat", ("base", "ix"), 5), app.extensions["catalog"])
+    page.goto(f"{base_url}/games/{game_id}")
+    SCREENS.mkdir(parents=True, exist_ok=True)
     for step, drawer in enumerate(("log", "tech", "rivals"), 90):
-        page.set_viewport_size({"width": 1280, "height": 800})
         page.locator(f"#drawer-{drawer} > summary").click()
         assert page.locator(f"#drawer-{drawer} .drawer-body").is_visible()
         assert page.locator(f"#drawer-{drawer} .panel").first.inner_text().strip()
-        check_fits(page, f"ix-{drawer}", step)
+        for width, height in SIZES[:3]:
+            page.set_viewport_size({"width": width, "height": height})
+            problems = page.evaluate(FIT_PROBLEMS, [])
+            assert problems == [], f"{drawer} drawer at {width}x{height}: {problems}"
+        page.screenshot(path=str(SCREENS / f"drawer-{drawer}-{step}.png"))
+        page.set_viewport_size({"width": 1280, "height": 800})
         page.locator(f"#drawer-{drawer} [data-close-drawer]").click()
         assert not page.locator(f"#drawer-{drawer} .drawer-body").is_visible()

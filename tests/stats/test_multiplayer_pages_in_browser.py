@@ -19,8 +19,7 @@ from companion import create_app
 from companion.db import db
 from companion.stats.sample import store_games
 from tests.browser import test_play_in_browser as play
-from tests.browser.test_languages_fit import choose_language
-from tests.browser.test_table_fits import SCREENS
+from tests.browser.test_table_fits import SCREENS, choose_language
 from tests.stats.games import stored_four_player_game
 from tests.web.conftest import GameActions
 
