@@ -243,10 +243,10 @@ class Page:
     voice_spaces: tuple[tuple[str, str], ...]  # where The Voice can go: id, name
     rival_turns: list[RivalTurn]
     just_now: list[str]
-    log: tuple[tuple[int, str], ...]
+    log: tuple[tuple[int, str], ...] | None  # None: the drawer fetches it (games.log)
     conflict: ConflictView | None
     standings: list[Standing]  # once the game is over
-    score: ScoreView
+    score: ScoreView | None  # None: the answer to a tap that changed no score
     rivals: tuple[RivalView, ...]
     purchases: tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
     tech: TechView | None = None  # Rise of Ix games only
