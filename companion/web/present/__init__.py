@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.rules.scoring import final_ranking
 from companion.services import GameView
 from companion.web.present import panels
-from companion.web.present.board import board
+from companion.web.present.board import board, board_wide_problem
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import rounds_ended, waiting_round_end
 from companion.web.present.story import (
@@ -48,6 +48,7 @@ def page(view: GameView, log: bool = True, score: bool = True) -> Page:
         prompt=prompt_view(state),
         phase=phase_name(state.phase),
         board=columns,
+        board_problem=board_wide_problem(columns),
         voice_spaces=tuple(
             (space.id, space.name)
             for column in columns
