@@ -76,9 +76,11 @@ class GameView:
     title: str
     # Tells a game from a deleted one that had the same id (caches key on it).
     created: str = ""
-    # Right after an Undo or Redo: which one, and the state before it (what to change on
-    # the board is the difference).
+    # Right after an Undo or Redo: which one (what to change on the board is the
+    # difference from `previous`).
     change: Literal["", "undo", "redo"] = ""
+    # Right after a change (an intent, Undo or Redo): the state before it, which the
+    # screen that sent it shows.
     previous: GameState | None = None
 
 
@@ -300,7 +302,8 @@ def act(
             store.games.drop_undone(game_id)
         store.games.append(game_id, seq, codec.encode(action))
 
-    return _commit(store, game_id, game, game.then(action, state, undone=0), record)
+    view = _commit(store, game_id, game, game.then(action, state, undone=0), record)
+    return replace(view, previous=game.state)
 
 
 def _stepping(

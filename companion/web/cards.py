@@ -13,6 +13,7 @@ own base catalog.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Final
 from urllib.parse import urlencode
@@ -28,10 +29,11 @@ from flask import (
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from jinja2_fragments.flask import render_block
+from markupsafe import Markup
 
 from companion.cards.concepts import ConceptDef, paragraphs
 from companion.cards.index import CONCEPT, KIND_NAMES
@@ -88,6 +90,26 @@ def _load(state: BlueprintSetupState) -> None:
 
 def lookup() -> Lookup:
     return current_app.extensions["card_lookup"]  # type: ignore[no-any-return]
+
+
+@bp.app_template_global("rules_link")  # games/_macros.html's info()
+def rules_link(kind: str, item_id: str, label: str) -> Markup:
+    """The "i" link to an item's rules: its page, or with htmx its panel in the rules
+    dialog. The same in every request of one language (a table screen shows a few dozen),
+    so made once."""
+    return _rules_link(request.script_root, str(get_locale()), kind, item_id, str(label))
+
+
+@lru_cache(maxsize=4096)
+def _rules_link(_root: str, _language: str, kind: str, item_id: str, label: str) -> Markup:
+    """rules_link's link, by the app's root and the language, which it depends on."""
+    title = _("Rules: %(name)s", name=label)
+    page = url_for("cards.show", kind=kind, item_id=item_id)
+    panel = url_for("cards.panel", kind=kind, item_id=item_id)
+    return Markup(
+        '<a class="info" href="{}" target="_blank" hx-get="{}" hx-target="#rules-panel"'
+        ' hx-swap="outerHTML" title="{}" aria-label="{}">i</a>'
+    ).format(page, panel, title, title)
 
 
 @bp.app_template_filter("amounts")  # cards/_macros.html's iconize()

@@ -23,9 +23,12 @@ from companion.rules.state import DIFFICULTIES, MODES
 from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
-from companion.web.present import clock, page
+from companion.web.present import LOG_LINES, clock, page
 from companion.web.present.fix import corrections
+from companion.web.present.panels import score_changed
 from companion.web.present.round_end import round_end as present_round_end
+from companion.web.present.round_end import rounds_ended
+from companion.web.present.story import newest_lines
 from companion.web.present.titles import game_title, title_for
 
 bp = Blueprint("games", __name__)
@@ -45,15 +48,18 @@ def catalog() -> Catalog:
     return current_app.extensions["catalog"]  # type: ignore[no-any-return]
 
 
-def _context(view: services.GameView, error: str | None = None) -> dict[str, object]:
-    """What the table, corrections and live templates need: the page's content, the
-    game's version its forms post, and the game's URLs."""
+def _context(
+    view: services.GameView, error: str | None = None, log: bool = True, score: bool = True
+) -> dict[str, object]:
+    """What the table, corrections and live templates need: the page's content (without
+    the parts `log` and `score` leave out), the game's version its forms post, and the
+    game's URLs."""
     urls = {
         f"{name}_url": url_for(f"games.{name}", game_id=view.id)
-        for name in ("act", "undo", "redo", "fix")
+        for name in ("act", "undo", "redo", "fix", "log")
     }
     return {
-        "p": page(view),
+        "p": page(view, log=log, score=score),
         "error": error,
         "version": view.version,
         "created": view.created,
@@ -62,13 +68,20 @@ def _context(view: services.GameView, error: str | None = None) -> dict[str, obj
 
 
 def _table(
-    view: services.GameView, error: str | None = None, status: int = 200
+    view: services.GameView, error: str | None = None, status: int = 200, tapped: bool = False
 ) -> ResponseReturnValue:
-    """The table screen; for htmx, its game area and the out-of-band scoreboard."""
-    context = _context(view, error)
-    context["clock_cells"] = clock.cells(clock_of(view, catalog()), view.state, utc_now())
-    if is_htmx():
-        return render_blocks(TABLE, ["game", "scoreboard_oob"], **context), status
+    """The table screen. For htmx, its game area, whose log drawer fetches the log when
+    opened, and the out-of-band scoreboard: in the answer to a tap of this screen
+    (`tapped`: it shows `view.previous`), only when the score changed or a turn clock runs."""
+    htmx = is_htmx()
+    cells = clock.cells(clock_of(view, catalog()), view.state, utc_now())
+    shown = view.previous if htmx and tapped and not cells else None
+    score = shown is None or score_changed(shown, view.state)
+    context = _context(view, error, log=not htmx, score=score)
+    context["clock_cells"] = cells
+    if htmx:
+        blocks = ["game", "scoreboard_oob"] if score else ["game"]
+        return render_blocks(TABLE, blocks, **context), status
     poll = url_for("games.version", game_id=view.id)
     follow = {"poll": poll, "fetch": url_for("games.show", game_id=view.id), "target": "#game"}
     return render_template(TABLE, follow=follow, **context), status
@@ -182,7 +195,7 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
             return redirect(url_for("games.fix", game_id=game_id), 303)
         after = change if change in ("undo", "redo") else None
         return redirect(url_for("games.show", game_id=game_id, after=after), 303)
-    return _fix(view) if on_fix_page else _table(view)
+    return _fix(view) if on_fix_page else _table(view, tapped=True)
 
 
 def _fresh(
@@ -209,6 +222,15 @@ def undo(game_id: int) -> ResponseReturnValue:
 @bp.post("/games/<int:game_id>/redo")
 def redo(game_id: int) -> ResponseReturnValue:
     return _change(game_id, "redo")
+
+
+@bp.get("/games/<int:game_id>/log")
+def log(game_id: int) -> ResponseReturnValue:
+    """The table screen's log drawer, which a tap's answer leaves for the drawer to fetch
+    when it is opened."""
+    state = services.load(game_id, catalog()).state
+    lines = newest_lines(state, LOG_LINES)
+    return render_template("games/log.html", lines=lines, rounds=rounds_ended(state))
 
 
 @bp.get("/games/<int:game_id>/rounds/<int:round_number>")

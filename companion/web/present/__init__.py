@@ -5,7 +5,7 @@ from __future__ import annotations
 from companion.rules.scoring import final_ranking
 from companion.services import GameView
 from companion.web.present import panels
-from companion.web.present.board import board
+from companion.web.present.board import board, board_wide_problem
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import rounds_ended, waiting_round_end
 from companion.web.present.story import (
@@ -23,13 +23,16 @@ __all__ = ["Chip", "ConflictView", "Page", "SpaceView", "page"]
 LOG_LINES = 60  # the table shows the newest lines; the whole log stays in the state
 
 
-def page(view: GameView) -> Page:
-    """The table screen's content (the live view and the Fix page show parts of it)."""
+def page(view: GameView, log: bool = True, score: bool = True) -> Page:
+    """The table screen's content (the live view and the Fix page show parts of it);
+    without `log` or `score`, the parts a tap's answer leaves out (None)."""
     state = view.state
     headline, detail, acting = banner(state)
     turns, other = rival_turns(state)
     standings = final_ranking(state) if state.phase == "ended" else []
-    changes = board_lines(view.previous, state) if view.previous is not None else []
+    changes = []
+    if view.change and view.previous is not None:  # what Undo or Redo changed on the board
+        changes = board_lines(view.previous, state)
     if view.change == "undo":
         turns, other = [], []  # what the undone intent did is not news
     round_end = waiting_round_end(state)
@@ -45,6 +48,7 @@ def page(view: GameView) -> Page:
         prompt=prompt_view(state),
         phase=phase_name(state.phase),
         board=columns,
+        board_problem=board_wide_problem(columns),
         voice_spaces=tuple(
             (space.id, space.name)
             for column in columns
@@ -54,11 +58,11 @@ def page(view: GameView) -> Page:
         ),
         rival_turns=turns,
         just_now=other,
-        log=newest_lines(state, LOG_LINES),
+        log=newest_lines(state, LOG_LINES) if log else None,
         conflict=panels.conflict(state),
         standings=standings,
         standings_lines=panels.standings_lines(state, standings),
-        score=panels.score(state),
+        score=panels.score(state) if score else None,
         rivals=panels.rivals(state),
         purchases=panels.purchases(state),
         tech=panels.tech(state, acting),
@@ -69,5 +73,5 @@ def page(view: GameView) -> Page:
         round_end=round_end,
         change=view.change,
         board_changes=changes,
-        rounds_ended=rounds_ended(state),
+        rounds_ended=rounds_ended(state) if log else (),
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -81,6 +83,20 @@ def board(state: GameState) -> Board:
         tuple((area, str(labels[area]), tuple(by_area[area])) for area in column if by_area[area])
         for column in BOARD_COLUMNS
     )
+
+
+def board_wide_problem(columns: Board) -> str | None:
+    """When no space can be used, the reason most free spaces give ("No Agent left",
+    which the banner says), for the map to leave off them; None while one can be used."""
+    problems: Counter[str] = Counter()
+    for column in columns:
+        for _area, _label, spaces_ in column:
+            for space in spaces_:
+                if space.tappable:
+                    return None
+                if space.problem and not space.occupant:
+                    problems[space.problem] += 1
+    return problems.most_common(1)[0][0] if problems else None
 
 
 def spaces(state: GameState) -> list[SpaceView]:

@@ -175,6 +175,17 @@ def score(state: GameState) -> ScoreView:
     )
 
 
+def score_changed(before: GameState, after: GameState) -> bool:
+    """Whether `score` shows something else after than before: what it reads from the
+    state (the VP ledger, the Alliances, each house's chip, VP and Influence) differs."""
+    return (
+        before.ledger != after.ledger
+        or before.alliances != after.alliances
+        or [(h.name, h.color, h.vp, h.influence) for h in before.houses]
+        != [(h.name, h.color, h.vp, h.influence) for h in after.houses]
+    )
+
+
 def conflict(state: GameState) -> ConflictView | None:
     """This round's Conflict: its rewards, each house's strength, the swords revealed."""
     if state.conflict is None:

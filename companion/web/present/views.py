@@ -241,12 +241,14 @@ class Page:
     # The board's columns, each a list of areas: id, name and spaces.
     board: tuple[tuple[tuple[str, str, tuple[SpaceView, ...]], ...], ...]
     voice_spaces: tuple[tuple[str, str], ...]  # where The Voice can go: id, name
+    # The reason the board's spaces don't repeat (present.board.board_wide_problem).
+    board_problem: str | None
     rival_turns: list[RivalTurn]
     just_now: list[str]
-    log: tuple[tuple[int, str], ...]
+    log: tuple[tuple[int, str], ...] | None  # None: the drawer fetches it (games.log)
     conflict: ConflictView | None
     standings: list[Standing]  # once the game is over
-    score: ScoreView
+    score: ScoreView | None  # None: the answer to a tap that changed no score
     rivals: tuple[RivalView, ...]
     purchases: tuple[tuple[Chip, tuple[tuple[str, int, str, int], ...]], ...]
     tech: TechView | None = None  # Rise of Ix games only
