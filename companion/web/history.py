@@ -26,8 +26,8 @@ from companion.stats.summary import Record, summarize
 from companion.web.forms import MODE_NAMES
 from companion.web.language import card_text, house_name
 from companion.web.present import clock
-from companion.web.present.panels import TIEBREAK_NAMES
 from companion.web.present.panels import VP_SOURCES as PANEL_SOURCES
+from companion.web.present.standings import TIEBREAK_NAMES
 
 bp = Blueprint("history", __name__)
 HISTORY_SHOWN = 100  # the most recent finished games the history lists

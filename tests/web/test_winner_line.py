@@ -13,7 +13,7 @@ from companion.rules.actions import Adjust, SetTiebreak
 from companion.rules.engine import apply
 from companion.rules.scoring import final_ranking
 from companion.rules.state import GameState
-from companion.web.present.panels import standings_lines
+from companion.web.present.standings import standings_lines
 from tests.rules.helpers import house, solo, two_player
 from tests.rules.test_endgame import end_now
 from tests.web.test_routes import _played_to_the_end

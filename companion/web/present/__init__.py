@@ -8,6 +8,7 @@ from companion.web.present import panels
 from companion.web.present.board import board, board_wide_problem
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import rounds_ended, waiting_round_end
+from companion.web.present.standings import standings_lines as standings_in_words
 from companion.web.present.story import (
     banner,
     board_lines,
@@ -61,7 +62,7 @@ def page(view: GameView, log: bool = True, score: bool = True) -> Page:
         log=newest_lines(state, LOG_LINES) if log else None,
         conflict=panels.conflict(state),
         standings=standings,
-        standings_lines=panels.standings_lines(state, standings),
+        standings_lines=standings_in_words(state, standings),
         score=panels.score(state) if score else None,
         rivals=panels.rivals(state),
         purchases=panels.purchases(state),
