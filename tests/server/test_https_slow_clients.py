@@ -23,6 +23,7 @@ import pytest
 from companion.tls import ensure_certificate
 from tests.server.test_https import start_server, stop, trusting
 from tests.server.test_kill import TAPPABLE, NoRedirect, stamp, token, version
+from tests.web.conftest import SOLO_FORM
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="gunicorn: Linux, macOS")
 
@@ -69,18 +70,7 @@ def new_game(player: Player) -> str:
     page = player.get("/games/new")
     status, location = player.post(
         "/games",
-        {
-            "csrf_token": token(page),
-            "mode": "solo",
-            "difficulty": "sardaukar",
-            "p1_name": "Ann",
-            "p1_leader": "paul_atreides",
-            "p1_color": "green",
-            "r1_leader": "glossu_rabban",
-            "r1_color": "red",
-            "r2_leader": "memnon_thorvald",
-            "r2_color": "yellow",
-        },
+        SOLO_FORM | {"csrf_token": token(page), "difficulty": "sardaukar"},
     )
     assert status == 303, status
     return location.replace("/setup", "")
