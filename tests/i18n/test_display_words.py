@@ -81,7 +81,7 @@ def test_a_two_player_game_shows_house_hagal_and_the_factions_in_the_readers_lan
 def test_costs_and_conflict_rewards_are_in_the_readers_language(client: FlaskClient) -> None:
     game = start(client, SOLO_FORM)
     table = client.get(game, headers={"Accept-Language": "ko"}).get_data(as_text=True)
-    assert "5 솔라리" in table  # the Landsraad spaces' costs
+    assert "솔라리 5" in table  # the Landsraad spaces' costs (resource first, as 물 2)
     assert "물 2" in table  # Research Station / Sietch Tabr
     assert "원하는 세력 하나에 영향력 +1" in table  # Skirmish's first reward
 
