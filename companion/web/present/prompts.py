@@ -93,7 +93,15 @@ def _hagal_card(state: GameState, who: House, question: Prompt) -> Wording:
 def _conflict_card(state: GameState, who: House, question: Prompt) -> Wording:
     conflicts = state.catalog.conflicts
     labels = [
-        (o, f"{card_text(conflicts[o].name)} ({reward_text(conflicts[o].first, state)})")
+        (
+            o,
+            # A Conflict card's name and its first-place reward, as a choice's label.
+            _(
+                "%(card)s (%(reward)s)",
+                card=card_text(conflicts[o].name),
+                reward=reward_text(conflicts[o].first, state),
+            ),
+        )
         for o in question.options
     ]
     return _("Reveal the top Conflict card. Which one is it?"), labels
