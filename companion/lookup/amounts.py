@@ -50,8 +50,8 @@ class Amount(NamedTuple):
 # one per resource of the badges: companion/web/cards.py's `res` kinds). The glossary's
 # terms: ja ソラリ 香料 水 説得力 剣 部隊 勝利点 策謀カード; ko 솔라리 스파이스 물 설득 검
 # 병력 승점 책략 카드; pl solarisy przyprawa woda perswazja miecz żołnierz PZ karta
-# intrygi; zh_Hans 索货币 香料 水 说服力 剑 部队 胜利点 秘牌; zh_Hant 太陽幣 香料 水 招募點數
-# 劍 軍隊 勝利點 密謀.
+# intrygi; zh_Hans 索货币 香料 水 说服力 武器 部队 胜利点 秘牌; zh_Hant 太陽幣 香料 水 招募點數
+# 劍刃 軍隊 勝利點 密謀 (and 徵兵N次 for recruiting N troops).
 WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     "ja": {
         "solari": "ソラリ",
@@ -88,7 +88,7 @@ WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "spice": "香料(?!永流传)",  # 香料永流传: a card's name
         "water": "水",
         "persuasion": "说服力",
-        "swords": "剑",
+        "swords": "武器|剑",
         "troops": "部队",
         "vp": "胜利点",
         "intrigue": "秘牌",
@@ -98,7 +98,7 @@ WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "spice": "香料(?!永流傳)",
         "water": "水",
         "persuasion": "招募點數",
-        "swords": "劍",
+        "swords": "劍刃|劍",
         "troops": "軍隊|部隊",
         "vp": "勝利點",
         "intrigue": "密謀牌|密謀",
@@ -125,7 +125,11 @@ def _patterns(language: str) -> tuple[re.Pattern[str], ...]:
     if language in ("zh_Hans", "zh_Hant"):
         measure = r"(?:[个個支张張点點把名枚] ?)?(?:额外|額外)?"
         # '2 个部队', '2 支軍隊', '1 张秘牌', '2 把剑', '2 个额外香料': a measure word between
-        return (re.compile(rf"(?<![\d.,]){NUMBER}(?P<tail> ?{measure}(?:{words}))"),)
+        found = re.compile(rf"(?<![\d.,]){NUMBER}(?P<tail> ?{measure}(?:{words}))")
+        if language == "zh_Hant":
+            # the seed's recruiting: '徵兵3次' (recruit 3 troops, 001:488)
+            return found, re.compile(rf"(?P<lead>(?P<troops>徵兵)){NUMBER}(?P<tail>次)")
+        return (found,)
     if language == "pl":
         return (re.compile(rf"(?<![\w.,])(?P<paren>\(?){NUMBER}(?P<tail> (?:{words}))(?!\w)"),)
     if language == "ja":

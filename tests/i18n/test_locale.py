@@ -162,9 +162,9 @@ def test_why_a_space_is_greyed_is_told_in_the_readers_language(client: FlaskClie
     are both translated."""
     game_url = client.post("/games", data=SOLO_FORM).headers["Location"].removesuffix("/setup")
     expected = {
-        "pl": "Wymaga 2 wpływu u frakcji Fremeni.",
+        "pl": "Wymaga 2 pkt wpływu u frakcji Fremeni.",
         "ja": "フレイメンへの影響力2以上が必要です。",
-        "zh-TW": "需要 2 點弗瑞曼人影響力。",
+        "zh-TW": "需要2點弗瑞曼人影響力。",
     }
     for lang, words in expected.items():
         page = client.get(game_url, headers={"Accept-Language": lang}).get_data(as_text=True)

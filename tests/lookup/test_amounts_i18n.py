@@ -83,37 +83,37 @@ EXPECTED: dict[str, dict[str, list[Found]]] = {
         ],
     },
     "zh_Hans": {
-        # +1 点皇帝影响力 … 获得 5 索货币 … 招募 2 个部队并抽 1 张秘牌。
+        # +1点皇帝影响力；获得5索货币，招募2个部队并抽1张秘牌。
         EMPEROR_SPACE: [
-            ("solari", "5", "", " 索货币"),
-            ("troops", "2", "", " 个部队"),
-            ("intrigue", "1", "", " 张秘牌"),
+            ("solari", "5", "", "索货币"),
+            ("troops", "2", "", "个部队"),
+            ("intrigue", "1", "", "张秘牌"),
         ],
-        # +2 剑 … 如果你赢得本次冲突 … +2 索货币。
-        SWORDS_THEN_SOLARI: [("swords", "+2", "", " 剑"), ("solari", "+2", "", " 索货币")],
-        # +1 水 … 如果你持有宇航公会同盟 … 再 +3 香料。
-        WATER_THEN_SPICE: [("water", "+1", "", " 水"), ("spice", "+3", "", " 香料")],
-        # 选择一项 … +2 说服力或 +2 剑。
-        PERSUASION_OR_SWORDS: [("persuasion", "+2", "", " 说服力"), ("swords", "+2", "", " 剑")],
+        # +2武器；如果你赢得本次冲突，+2索货币。(the seed's 武器 for Swords, 000:1010)
+        SWORDS_THEN_SOLARI: [("swords", "+2", "", "武器"), ("solari", "+2", "", "索货币")],
+        # +1水；如果你持有宇航公会同盟，再+3香料。
+        WATER_THEN_SPICE: [("water", "+1", "", "水"), ("spice", "+3", "", "香料")],
+        # 选择一项：+2说服力或+2武器。
+        PERSUASION_OR_SWORDS: [("persuasion", "+2", "", "说服力"), ("swords", "+2", "", "武器")],
     },
     "zh_Hant": {
-        # +1 皇帝影響力 … 獲得 5 太陽幣、招募 2 支軍隊並抽 1 張密謀牌。
+        # +1皇帝影響力；獲得5太陽幣、徵兵2次並抽1張密謀牌。(the seed's 徵兵N次, 001:488)
         EMPEROR_SPACE: [
-            ("solari", "5", "", " 太陽幣"),
-            ("troops", "2", "", " 支軍隊"),
-            ("intrigue", "1", "", " 張密謀牌"),
+            ("solari", "5", "", "太陽幣"),
+            ("troops", "2", "徵兵", "次"),
+            ("intrigue", "1", "", "張密謀牌"),
         ],
-        # 選擇一項 … 支付 2 香料換 +5 太陽幣 … 或支付 5 太陽幣換 +4 香料。
+        # 選擇一項：支付2香料換+5太陽幣，或支付5太陽幣換+4香料。
         TRADE: [
-            ("spice", "2", "", " 香料"),
-            ("solari", "+5", "", " 太陽幣"),
-            ("solari", "5", "", " 太陽幣"),
-            ("spice", "+4", "", " 香料"),
+            ("spice", "2", "", "香料"),
+            ("solari", "+5", "", "太陽幣"),
+            ("solari", "5", "", "太陽幣"),
+            ("spice", "+4", "", "香料"),
         ],
-        # +2 劍 … 若你贏得本次衝突 … +2 太陽幣。
-        SWORDS_THEN_SOLARI: [("swords", "+2", "", " 劍"), ("solari", "+2", "", " 太陽幣")],
-        # 選擇一項 … +2 招募點數或 +2 劍。
-        PERSUASION_OR_SWORDS: [("persuasion", "+2", "", " 招募點數"), ("swords", "+2", "", " 劍")],
+        # +2劍刃；若你贏得本次衝突，+2太陽幣。(the seed's 劍刃, 001:937)
+        SWORDS_THEN_SOLARI: [("swords", "+2", "", "劍刃"), ("solari", "+2", "", "太陽幣")],
+        # 選擇一項：+2招募點數或+2劍刃。
+        PERSUASION_OR_SWORDS: [("persuasion", "+2", "", "招募點數"), ("swords", "+2", "", "劍刃")],
     },
 }
 
@@ -236,12 +236,12 @@ GURNEY_BADGES = {
         '<span class="rl-amount"><span class="rl-res rl-solari">3</span> solarisy</span>',
     ),
     "zh_Hans": (
-        '<span class="rl-amount"><span class="rl-res rl-troops">2</span> 个部队</span>',
-        '<span class="rl-amount"><span class="rl-res rl-solari">3</span> 索货币</span>',
+        '<span class="rl-amount"><span class="rl-res rl-troops">2</span>个部队</span>',
+        '<span class="rl-amount"><span class="rl-res rl-solari">3</span>索货币</span>',
     ),
     "zh_Hant": (
-        '<span class="rl-amount"><span class="rl-res rl-troops">2</span> 支軍隊</span>',
-        '<span class="rl-amount"><span class="rl-res rl-solari">3</span> 太陽幣</span>',
+        '<span class="rl-amount">徵兵<span class="rl-res rl-troops">2</span>次</span>',
+        '<span class="rl-amount"><span class="rl-res rl-solari">3</span>太陽幣</span>',
     ),
 }
 
