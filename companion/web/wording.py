@@ -70,8 +70,9 @@ _LARGE_UNITS = (_NIEUN, _GIYEOK, _NONE)  # 만, 억, 조
 # A Latin letter read by its name: 엘 엠 엔 알 end in a consonant, the others (에이, 비, 씨...)
 # in a vowel.
 _LETTERS = {"l": _RIEUL, "m": _MIEUM, "n": _NIEUN, "r": _RIEUL}
-# What may stand between a name and its particle: a closing mark, a quote, a bracket.
-_CLOSING = "」』〉》”\u2019\"')]\uff09"  # and the right single quote, the full-width parenthesis
+# What may stand between a name and its particle: a closing mark, a quote, a bracket
+# (and the right single quote, the full-width parenthesis, the ellipsis of 승자에게…).
+_CLOSING = "」』〉》”\u2019\"')]\uff09\u2026"
 # A particle's fallback form as the catalogs write it, and its forms after a final
 # consonant and after a vowel.
 PARTICLES: Mapping[str, tuple[str, str]] = {
