@@ -29,8 +29,7 @@ from flask import (
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, ngettext
-from flask_babel import gettext as _
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
@@ -63,10 +62,11 @@ from companion.rules.catalog import (
     SpaceDef,
     TechDef,
 )
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_, Message, Name
 from companion.web import language
 from companion.web.htmx import error_answer, is_htmx
-from companion.web.language import card_text, translated
+from companion.web.language import card_text, ngettext, translated
+from companion.web.language import gettext as _
 from companion.web.present.words import listed, reward_words
 
 bp = Blueprint("cards", __name__)
@@ -392,7 +392,7 @@ def sticker(card_id: str, copy: int | None = None) -> ResponseReturnValue:
                 "%(card)s has %(num)s copies, so there is no copy %(copy)s. "
                 "Check the sticker's number.",
                 item.copies,
-                card=card_text(item.entry.name),
+                card=Name(item.entry.name),
                 copy=copy,
             )
         )

@@ -211,6 +211,25 @@ def _translated(text: str, found: NullTranslations, locale: str, in_text: bool) 
         return text
 
 
+def gettext(template: str, **values: object) -> str:
+    """Flask-Babel's `gettext`, its values filled as `translated` fills a Message's (the
+    Korean particle after a house's name, no space around a Chinese one, a `Name` in its
+    marks): the web's modules import it as `_`, the keyword pybabel extracts."""
+    if not values:
+        wording: str = page_translations().ugettext(template)
+        return wording
+    return translated(Message(template, **values))
+
+
+def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
+    """Flask-Babel's `ngettext` (`num` is the count, and a value unless given), filled as
+    `gettext` fills."""
+    values.setdefault("num", num)
+    text = Message(singular if num == 1 else plural, **values)
+    text.template, text.plural, text.number = singular, plural, num
+    return translated(text)
+
+
 def page_locale() -> str:
     """The page's locale for Babel's formatting (English outside a request)."""
     return str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
