@@ -17,7 +17,7 @@ from companion.rules.engine import new_game
 from companion.rules.i18n import Message, Name, listed
 from companion.rules.state import Entry, GameState
 from companion.sim import make_setup
-from companion.web.language import translated
+from companion.web.language import gettext, ngettext, translated
 from companion.web.present.story import sentence
 from companion.web.wording import (
     PARTICLES,
@@ -186,3 +186,25 @@ def test_names_standing_alone_or_in_a_list_are_marked_as_in_running_text(app: Fl
         in_text = translated(Message("Phase 4: add 1 bonus spice to %(spaces)s.", spaces=spaces))
     assert alone == "カルタゴ"  # a fact's value in a table: no marks
     assert re.search("《アラキーン》.《カルタゴ》", in_text), in_text
+
+
+def test_the_webs_gettext_fills_as_a_message_is_filled(app: Flask) -> None:
+    """The web's own sentences (companion/web/language.py `gettext`, `ngettext`): the
+    particle of a player's name, a card's marks, no space around a Chinese name."""
+    recorded = "Recorded: %(card)s #%(copy)d now belongs to %(name)s."
+    spice = Name("The Spice Must Flow")
+    with app.test_request_context("/", headers={"Accept-Language": "ko"}):
+        assert gettext("%(name)s wins with %(vp)d VP.", name="왼쪽 라이벌", vp=10) == (
+            "왼쪽 라이벌이 승점 10점으로 승리합니다."
+        )
+        assert gettext("%(name)s wins with %(vp)d VP.", name="민준", vp=9).startswith("민준이 ")
+        assert gettext("%(name)s wins with %(vp)d VP.", name="Alice", vp=9).startswith("Alice가 ")
+    with app.test_request_context("/", headers={"Accept-Language": "zh-CN"}):
+        assert gettext(recorded, card=spice, copy=2, name="小明") == (
+            "已记录\uff1a『香料永流传』 #2 现在属于小明。"
+        )
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert ngettext("%(num)d troop", "%(num)d troops", 3) == "3 troops"
+        assert gettext(recorded, card=spice, copy=2, name="Al") == (
+            "Recorded: The Spice Must Flow #2 now belongs to Al."
+        )
