@@ -123,8 +123,7 @@ def test_combat_results_and_tie_break_counts_in_the_log_are_translated(app: Flas
     assert "3香料、2ソラリ、1水、駐屯地の4部隊" in lines[1]
     # The bank's part in CLDR's Japanese list; the pieces before the sentence's を.
     assert "銀行から2ソラリ、1香料" in lines[2] and "基地から駐屯地へ2部隊" in lines[2]
-    # Skirmish, from cards.po, in the Japanese rulebook's marks of a card's name.
-    assert "右のライバルは〈小競り合い〉の2位報酬を得ます。" in lines[3]
+    assert "右のライバルは〈小競り合い〉の2位報酬を得ます。" in lines[3]  # Skirmish, from cards.po
     assert "spice" not in " ".join(lines) and "Rival" not in " ".join(lines)
 
 
