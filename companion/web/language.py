@@ -202,7 +202,14 @@ def _translated(text: str, found: NullTranslations, locale: str, in_text: bool) 
     if locale == "ko":
         wording = wording_rules.with_particles(wording, values)
     elif locale in wording_rules.NO_SPACES:
-        wording = wording_rules.unspaced(wording, values)
+        # Around a name (a player's, a Name, a list of them), not a phrase of the engine
+        # ("戦力 %(strengths)s": the space parts a label from its list).
+        names_shown = {
+            k: values[k]
+            for k, v in text.values.items()
+            if isinstance(v, str) and (isinstance(v, Listing) or not isinstance(v, Message))
+        }
+        wording = wording_rules.unspaced(wording, names_shown)
     try:
         return wording % values
     except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder

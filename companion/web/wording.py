@@ -9,8 +9,9 @@ of the reader's catalog before its values go in:
 - A name of card_db (a `Name`) wears the marks the language's seed rulebook puts around
   such a name in running text (`MARKS`); marks a translation wrote around the placeholder
   itself are taken off first, so a name is never marked twice.
-- Chinese and Japanese: no space between a CJK character and a filled-in value that
-  starts (or ends) with one ("%(house)s 支付" filled with 左方對手 reads 左方對手支付).
+- Chinese and Japanese: no space between a CJK character and a filled-in name (a
+  player's, a `Name`, a list of them) that starts (or ends) with one ("%(house)s 支付"
+  filled with 左方對手 reads 左方對手支付); a phrase of the engine keeps its spaces.
 """
 
 from __future__ import annotations

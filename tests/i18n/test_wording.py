@@ -208,3 +208,14 @@ def test_the_webs_gettext_fills_as_a_message_is_filled(app: Flask) -> None:
         assert gettext(recorded, card=spice, copy=2, name="Al") == (
             "Recorded: The Spice Must Flow #2 now belongs to Al."
         )
+
+
+def test_a_phrase_keeps_its_space_where_a_name_loses_it(app: Flask) -> None:
+    """ "戦力 %(strengths)s": the space parts the label from the houses' list (a phrase of
+    the engine), where "%(house)s 支付" loses it around a Chinese name."""
+    strengths = Message("%(house)s %(strength)s", house="左のライバル", strength=7)
+    with app.test_request_context("/", headers={"Accept-Language": "ja"}):
+        assert translated(Message("戦力 %(strengths)s。", strengths=strengths)) == (
+            "戦力 左のライバル 7。"
+        )
+        assert translated(Message("戦力 %(house)s。", house="左のライバル")) == "戦力左のライバル。"
