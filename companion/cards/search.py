@@ -45,7 +45,7 @@ from companion.rules.catalog import (
     TechDef,
     TrackDef,
 )
-from companion.rules.i18n import N_, Message, Nn_, counted, joined
+from companion.rules.i18n import N_, Message, Name, Nn_, counted, joined
 from companion.rules.text import NEGOTIATORS, RESOURCE_AMOUNTS
 
 # The labels people know the Agent icons, sets and Intrigue types by (marked with N_: the
@@ -177,10 +177,10 @@ def hagal_facts(card: HagalCardDef, names: Mapping[str, str]) -> list[str]:
         facts.append(Message(N_("Sends the Agent to a maker space with bonus spice (see below).")))
     elif card.space and card.space_if_guild_2:
         # The two dual cards: each half has its own space and gains (FAQ, "Rivals").
-        low_space = names.get(card.space, card.space)
+        low_space = Name(names.get(card.space, card.space), "space")
         low: list[str] = [Message(N_("sends the Agent to %(space)s"), space=low_space)]
         low += gains(card.influence, card.freighter)
-        high_space = names.get(card.space_if_guild_2, card.space_if_guild_2)
+        high_space = Name(names.get(card.space_if_guild_2, card.space_if_guild_2), "space")
         high: list[str] = [Message(N_("sends it to %(space)s"), space=high_space)]
         high += gains(card.influence_if_guild_2, card.freighter_if_guild_2)
         facts.append(
@@ -196,7 +196,7 @@ def hagal_facts(card: HagalCardDef, names: Mapping[str, str]) -> list[str]:
             )
         )
     elif card.space:
-        space = names.get(card.space, card.space)
+        space = Name(names.get(card.space, card.space), "space")
         facts.append(Message(N_("Sends the Agent to %(space)s."), space=space))
     if not card.space_if_guild_2:
         facts += [sentence(g) for g in gains(card.influence, card.freighter)]

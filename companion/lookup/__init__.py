@@ -43,7 +43,7 @@ from companion.rules.catalog import (
     SpaceDef,
     TechDef,
 )
-from companion.rules.i18n import N_, Message, Nn_, counted, joined
+from companion.rules.i18n import N_, Message, Name, Nn_, counted, joined
 
 __all__ = ["SETS", "Detail", "Link", "Lookup", "Related", "Ruling", "detail", "load_lookup"]
 
@@ -152,7 +152,8 @@ def _facts(catalog: Catalog, item: Item) -> list[tuple[str, str]]:
         if record.controlled_space:
             space = catalog.spaces.get(record.controlled_space)
             name = space.name if space else record.controlled_space
-            facts.append((Message(N_("Control of")), Message("%(space)s", space=name)))
+            shown = Message("%(space)s", space=Name(name, "space"))
+            facts.append((Message(N_("Control of")), shown))
     if isinstance(record, TechDef):
         timing = joined([Message(TIMINGS[t]) for t in record.timing], N_("%(first)s; %(second)s"))
         facts.append((Message(N_("When")), timing))

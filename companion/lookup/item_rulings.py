@@ -17,7 +17,7 @@ from companion.rules.catalog import (
     SpaceDef,
     TechDef,
 )
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_, Message, Name
 
 
 def _ruling(text: str, source: str) -> Ruling:
@@ -194,7 +194,7 @@ def _hagal(catalog: Catalog, card: HagalCardDef) -> list[Ruling]:
             if target.combat
             else N_("The recruited troops go to the garrison (%(space)s is not a Combat space).")
         )
-        found.append(Ruling(Message(text, space=target.name), Message(RB19)))
+        found.append(Ruling(Message(text, space=Name(target.name, "space")), Message(RB19)))
     if (target is not None and target.combat) or card.harvest:
         found.append(_GARRISON_DEPLOY)
     if card.influence or card.influence_if_guild_2:

@@ -15,7 +15,7 @@ from companion.rules.actions import (
 )
 from companion.rules.catalog import FACTIONS
 from companion.rules.draft import Draft
-from companion.rules.i18n import N_, Message, Nn_, counted
+from companion.rules.i18n import N_, Message, Name, Nn_, counted
 from companion.rules.influence import set_influence
 from companion.rules.state import (
     MAX_INFLUENCE,
@@ -226,18 +226,18 @@ def acquire_problem(draft: Draft, action: Acquire) -> Message | None:
     if card is None or not buyable(draft, action.card):
         return Message(N_("That card can't be bought in this game."))
     if not isinstance(action.copy, int) or not 1 <= action.copy <= card.copies:
-        return Message(N_("%(card)s has copies 1 to %(n)s."), card=card.name, n=card.copies)
+        return Message(N_("%(card)s has copies 1 to %(n)s."), card=Name(card.name), n=card.copies)
     owner = _owner(draft, action)
     if owner is not None and owner.house == action.house:
         return Message(
             N_("%(house)s already has this %(card)s."),
             house=draft.houses[action.house].name,
-            card=card.name,
+            card=Name(card.name),
         )
     if owner is not None and not action.move:
         return Message(
             N_("This %(card)s (copy %(copy)s) belongs to %(house)s: confirm to move it."),
-            card=card.name,
+            card=Name(card.name),
             copy=action.copy,
             house=draft.houses[owner.house].name,
         )

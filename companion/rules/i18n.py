@@ -6,6 +6,10 @@ from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 ListStyle = Literal["standard", "or"]  # Babel's format_list styles the engine uses
+# What a name of card_db names: a card of a player's deck or a Conflict card, a House Hagal
+# card (named as the space it sends an Agent to), a board space, a Tech tile, a leader (or
+# a leader's ability).
+NameKind = Literal["card", "hagal", "space", "tile", "leader"]
 
 
 def N_(message: str) -> str:
@@ -35,6 +39,21 @@ def _filled(template: str, values: dict[str, object]) -> str:
         return template % values
     except (KeyError, TypeError, ValueError):
         return template
+
+
+class Name(str):
+    """A name of card_db filled into a sentence ("Arrakeen", "The Voice"): the web shows it
+    through the `cards` catalog, in the marks each language's rulebook puts around such a
+    name in running text (ja 〈card〉 《space》), with no space around it in Chinese or
+    Japanese and the Korean particle after it that fits its last syllable. Its type says
+    so, not the name of the placeholder it fills."""
+
+    kind: NameKind
+
+    def __new__(cls, text: str, kind: NameKind = "card") -> Name:
+        name = super().__new__(cls, text)
+        name.kind = kind
+        return name
 
 
 class Message(str):

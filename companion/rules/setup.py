@@ -9,7 +9,7 @@ from dataclasses import replace
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.draft import Draft
-from companion.rules.i18n import N_, Message, joined
+from companion.rules.i18n import N_, Message, Name, joined
 from companion.rules.state import MODES, MULTIPLAYER, ConflictSlot, House, Setup
 
 # Difficulty table [RB p.20]: rival garrison, rival Intrigue, conflict cards above the
@@ -85,7 +85,10 @@ def _solo_problems(setup: Setup, catalog: Catalog) -> list[str]:
             )
         elif not leader.rival_allowed:
             problems.append(
-                Message(N_("%(leader)s can't be a Rival (rulebook p.20)."), leader=leader.name)
+                Message(
+                    N_("%(leader)s can't be a Rival (rulebook p.20)."),
+                    leader=Name(leader.name, "leader"),
+                )
             )
     if len({s.leader for s in setup.rivals}) < len(setup.rivals):
         problems.append(Message(N_("The two Rivals need different leaders.")))
@@ -172,7 +175,10 @@ def _seat_problems(setup: Setup, catalog: Catalog) -> list[str]:
         leader = catalog.leaders.get(seat.leader)
         if leader is not None and leader.set not in setup.sets:
             problems.append(
-                Message(N_("%(leader)s needs the Rise of Ix expansion."), leader=leader.name)
+                Message(
+                    N_("%(leader)s needs the Rise of Ix expansion."),
+                    leader=Name(leader.name, "leader"),
+                )
             )
     leaders = [s.leader for s in setup.humans] + [s.leader for s in setup.rivals if s.leader]
     if len(set(leaders)) < len(leaders):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from companion.rules.catalog import FACTION_NAMES
-from companion.rules.i18n import N_, Message, Nn_, Plural, counted, joined, listed
+from companion.rules.i18n import N_, Message, Name, Nn_, Plural, counted, joined, listed
 from companion.rules.state import VP_TO_END, Entry, GameState, House
 
 TEMPLATES: Mapping[str, str | Plural] = {
@@ -407,7 +407,7 @@ def describe(entry: Entry, state: GameState) -> Message:
         faction = str(data["faction"])
         values["faction"] = Message(FACTION_NAMES[faction]) if faction in FACTION_NAMES else faction
     if "card" in data:
-        values["card"] = names.card(data["card"])
+        values["card"] = names.card(data["card"], bought=entry.kind == "acquire")
     details = _DETAILS.get(entry.kind)
     if details is not None:
         values.update(details(entry, data, names))
@@ -445,17 +445,24 @@ class _Names:
 
     def space(self, space_id: object) -> str:
         found = self.catalog.spaces.get(str(space_id))
-        return found.name if found else str(space_id)
+        return Name(found.name, "space") if found else str(space_id)
 
     def tile(self, tile_id: object) -> str:
         found = self.catalog.tech.get(str(tile_id))
-        return found.name if found else str(tile_id)
+        return Name(found.name, "tile") if found else str(tile_id)
 
-    def card(self, card_id: object) -> str:
+    def card(self, card_id: object, bought: bool = False) -> str:
+        """A card's name; `bought`: a card of the Imperium Row or the Reserve, whose id may
+        be a House Hagal card's too (the Reserve's Foldspace, the Hagal card Foldspace)."""
         card = str(card_id)
         catalog = self.catalog
-        found = catalog.hagal.get(card) or catalog.conflicts.get(card) or catalog.cards.get(card)
-        return found.name if found else card
+        if bought and card in catalog.cards:
+            return Name(catalog.cards[card].name, "card")
+        hagal = catalog.hagal.get(card)
+        if hagal is not None:
+            return Name(hagal.name, "hagal")
+        found = catalog.conflicts.get(card) or catalog.cards.get(card)
+        return Name(found.name, "card") if found else card
 
 
 Data = dict[str, object]
@@ -498,7 +505,7 @@ def _hagal_skip(entry: Entry, data: Data, names: _Names) -> Data:
 def _signet(entry: Entry, data: Data, names: _Names) -> Data:
     leader = names.catalog.leaders.get(str(data.get("leader")))
     return {
-        "leader": leader.signet_name if leader else data.get("leader"),
+        "leader": Name(leader.signet_name, "leader") if leader else data.get("leader"),
         "outcome": "" if data.get("done") else Message(N_(", but can't pay for it")),
     }
 

@@ -9,10 +9,10 @@ import os
 from typing import Any
 
 from flask import Flask, Request, Response, current_app, jsonify, request, url_for
-from flask_babel import gettext as _
 from flask_compress import Compress
 
 from companion.lru import LRU
+from companion.web.language import gettext as _
 
 YEAR_SECONDS = 365 * 24 * 3600
 IMMUTABLE = f"public, max-age={YEAR_SECONDS}, immutable"

@@ -29,8 +29,7 @@ from flask import (
 )
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale, ngettext
-from flask_babel import gettext as _
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
@@ -63,9 +62,11 @@ from companion.rules.catalog import (
     SpaceDef,
     TechDef,
 )
+from companion.rules.i18n import N_, Message, Name
 from companion.web import language
 from companion.web.htmx import error_answer, is_htmx
-from companion.web.language import card_text, translated
+from companion.web.language import card_text, ngettext, translated
+from companion.web.language import gettext as _
 from companion.web.present.words import listed, reward_words
 
 bp = Blueprint("cards", __name__)
@@ -239,7 +240,9 @@ def _card_text(r: CardDef, label: str) -> str:
         return " ".join([*parts, card_text(r.reveal)]).strip()
     if label == "Icons":
         facts = [_(FACTION_NAMES[f]) for f in r.factions]
-        facts += [_("%(icon)s icon", icon=_(ICON_NAMES[i])) for i in r.icons]
+        facts += [
+            translated(Message(N_("%(icon)s icon"), icon=Message(ICON_NAMES[i]))) for i in r.icons
+        ]
         facts += [_("Infiltration")] if r.infiltration else []
         facts += [_("Unload")] if r.unload else []
         return listed(facts)
@@ -317,13 +320,12 @@ def _show(kind: str, item_id: str, panel: bool) -> ResponseReturnValue:
         )
     item = lookup().index.get(kind, item_id)
     if item is None:
-        return _not_found(
-            _(
-                "Nothing in the rules lookup has the id '%(id)s' (%(kind)s).",
-                id=item_id,
-                kind=_(KIND_NAMES[kind]),
-            )
+        missing = Message(
+            N_("Nothing in the rules lookup has the id '%(id)s' (%(kind)s)."),
+            id=item_id,
+            kind=Message(KIND_NAMES[kind]),
         )
+        return _not_found(translated(missing))
     copy = request.args.get("copy", type=int)
     if copy is not None and not 1 <= copy <= item.copies:
         copy = None
@@ -390,7 +392,7 @@ def sticker(card_id: str, copy: int | None = None) -> ResponseReturnValue:
                 "%(card)s has %(num)s copies, so there is no copy %(copy)s. "
                 "Check the sticker's number.",
                 item.copies,
-                card=card_text(item.entry.name),
+                card=Name(item.entry.name),
                 copy=copy,
             )
         )

@@ -11,12 +11,12 @@ from pathlib import Path
 
 from flask import Response, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 
 from companion.db import db
 from companion.db.backup import BackupRefused, backup_to
 from companion.stats import store, transfer, untrusted
 from companion.web.history import bp, catalog
+from companion.web.language import gettext as _
 
 
 def _download(body: str, mimetype: str, name: str) -> Response:

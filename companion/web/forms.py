@@ -6,7 +6,6 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import replace
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion import services
@@ -37,6 +36,7 @@ from companion.rules.state import (
     SeatSetup,
     Setup,
 )
+from companion.web.language import gettext as _
 from companion.web.language import house_name
 
 MAX_TEXT = 80

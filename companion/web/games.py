@@ -8,7 +8,6 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block, render_blocks
 
 from companion import services
@@ -23,6 +22,7 @@ from companion.rules.state import DIFFICULTIES, MODES
 from companion.web import forms
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
+from companion.web.language import gettext as _
 from companion.web.present import LOG_LINES, clock, page
 from companion.web.present.fix import corrections
 from companion.web.present.panels import score_changed

@@ -12,7 +12,6 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import format_datetime
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from companion import services
@@ -25,6 +24,7 @@ from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
 from companion.web.forms import MODE_NAMES
 from companion.web.language import card_text, house_name
+from companion.web.language import gettext as _
 from companion.web.present import clock
 from companion.web.present.panels import VP_SOURCES as PANEL_SOURCES
 from companion.web.present.standings import TIEBREAK_NAMES

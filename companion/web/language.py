@@ -42,7 +42,8 @@ from flask_babel import gettext as _
 from companion.cards import i18n as card_i18n
 from companion.cards import languages as card_languages
 from companion.rules.actions import IllegalAction
-from companion.rules.i18n import Listing, Message
+from companion.rules.i18n import Listing, Message, Name
+from companion.web import wording as wording_rules
 from companion.web.htmx import error_answer
 
 # The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py),
@@ -52,6 +53,7 @@ TRANSLATIONS = card_languages.TRANSLATIONS  # the catalogs, of both domains
 COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # browsers keep a cookie at most 400 days
 DEFAULT = "en"
+PLACEHOLDER = wording_rules.PLACEHOLDER
 log = logging.getLogger(__name__)
 
 
@@ -166,31 +168,73 @@ def refusal(exc: IllegalAction) -> str:
     return translated(exc.text)
 
 
-def translated(text: str, translations: NullTranslations | None = None, names: bool = False) -> str:
+def translated(text: str, translations: NullTranslations | None = None) -> str:
     """An engine Message in the reader's language (its Message values too); other text as is.
 
-    `translations` is the catalog, when a caller has it at hand for many lines; `names`
-    shows every text value through the `cards` catalog (a joined list of card_db names).
-    A count's Message takes the reader's plural form, a Listing is joined the reader's way.
+    `translations` is the catalog, when a caller has it at hand for many lines. A count's
+    Message takes the reader's plural form, a Listing is joined the reader's way; how the
+    values sit in the sentence (a name's marks, a Korean particle, no space around a
+    Chinese name) is companion/web/wording.py's.
     """
+    return _translated(text, translations or page_translations(), page_locale(), False)
+
+
+def _translated(text: str, found: NullTranslations, locale: str, in_text: bool) -> str:
+    """`translated`; `in_text`: the text stands in running text (a Listing's names are
+    marked as names in a sentence are)."""
     if not isinstance(text, Message):
         return text
-    found = translations or page_translations()
     if isinstance(text, Listing):
-        parts = [str(shown_value(p, found, "", names)) for p in text.parts]
-        return str(format_list(parts, style=text.style, locale=page_locale()))
-    values = {k: shown_value(v, found, k, names) for k, v in text.values.items()}
+        parts = [str(shown_value(p, found, locale, in_text)) for p in text.parts]
+        return str(format_list(parts, style=text.style, locale=locale))
     wording: str
     if text.plural is not None:
         wording = found.ungettext(text.template, text.plural, text.number)
     else:
         wording = found.ugettext(text.template)
+    if not text.values:
+        return wording
+    names = {k: v for k, v in text.values.items() if isinstance(v, Name)}
+    wording = wording_rules.unmarked(wording, names) if names else wording
+    # A value among words is in running text; one standing alone ("%(space)s") is not.
+    running = bool(PLACEHOLDER.sub("", wording).strip())
+    values = {k: shown_value(v, found, locale, running) for k, v in text.values.items()}
+    if locale == "ko":
+        wording = wording_rules.with_particles(wording, values)
+    elif locale in wording_rules.NO_SPACES:
+        # Around a name (a player's, a Name, a list of them), not a phrase of the engine
+        # ("戦力 %(strengths)s": the space parts a label from its list).
+        names_shown = {
+            k: values[k]
+            for k, v in text.values.items()
+            if isinstance(v, str) and (isinstance(v, Listing) or not isinstance(v, Message))
+        }
+        wording = wording_rules.unspaced(wording, names_shown)
     try:
-        return wording % values if values else wording
+        return wording % values
     except (KeyError, TypeError, ValueError):  # a catalog entry that lost a placeholder
         if has_app_context() and current_app.testing:
             raise  # under test a catalog entry that does not fit fails
         return text
+
+
+def gettext(template: str, **values: object) -> str:
+    """Flask-Babel's `gettext`, its values filled as `translated` fills a Message's (the
+    Korean particle after a house's name, no space around a Chinese one, a `Name` in its
+    marks): the web's modules import it as `_`, the keyword pybabel extracts."""
+    if not values:
+        wording: str = page_translations().ugettext(template)
+        return wording
+    return translated(Message(template, **values))
+
+
+def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
+    """Flask-Babel's `ngettext` (`num` is the count, and a value unless given), filled as
+    `gettext` fills."""
+    values.setdefault("num", num)
+    text = Message(singular if num == 1 else plural, **values)
+    text.template, text.plural, text.number = singular, plural, num
+    return translated(text)
 
 
 def page_locale() -> str:
@@ -198,26 +242,17 @@ def page_locale() -> str:
     return str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
 
 
-# The values of engine Messages that hold names of card_db (companion/rules/text.py's
-# `space`, `card`, `tile`..., the lists of them, and a game title's Rival leaders), shown
-# through the `cards` catalog; a house's name (`house`, `first`, `players`...) is the
-# players' own and never is.
-CARD_VALUES = frozenset(
-    {"space", "spaces", "card", "cards", "tile", "leader", "conflict", "rivals"}
-)
-
-
 def shown_value(
-    value: object, translations: NullTranslations, key: str = "", names: bool = False
+    value: object, translations: NullTranslations, locale: str, in_text: bool = True
 ) -> object:
     """A Message's value as shown: a word of the engine or a seat's default name translated,
-    a name of card_db (a value under one of CARD_VALUES, or any text of a list of them:
-    "Arrakeen, Carthag and Imperial Basin") in the reader's language."""
-    names = names or key in CARD_VALUES
+    a name of card_db (a `Name`: "Arrakeen", each name of "Arrakeen, Carthag and Imperial
+    Basin") in the reader's language, in the marks of running text where `in_text`."""
     if isinstance(value, Message):
-        return translated(value, translations, names)
-    if isinstance(value, str) and names:
-        return card_text(value)
+        return _translated(value, translations, locale, in_text)
+    if isinstance(value, Name):
+        shown = card_text(value, value.kind)
+        return wording_rules.marked(shown, locale, value.kind) if in_text else shown
     if isinstance(value, str) and value in DEFAULT_HOUSE_NAMES:
         return translations.ugettext(value)
     return value

@@ -12,7 +12,6 @@ from datetime import timedelta
 
 from flask import current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 from jinja2_fragments.flask import render_block
 
 from companion import services
@@ -20,10 +19,12 @@ from companion.cards.search import normalize
 from companion.db import repository
 from companion.rules.actions import Acquire, Action, IllegalAction
 from companion.rules.engine import action_problems, buyers, card_buyable
+from companion.rules.i18n import Name
 from companion.rules.state import GameState
 from companion.web import forms  # the same form parsing as the table screen
 from companion.web.htmx import is_htmx
 from companion.web.language import card_text, refusal, translated
+from companion.web.language import gettext as _
 from companion.web.scan import Outcome, Upload, bp, card_name, read_upload, scan_outcomes
 
 REPEAT_SECONDS = 5.0  # the same sticker read again within this time is ignored
@@ -155,7 +156,7 @@ def _recorded(state: GameState, card_id: str, copy: int) -> Outcome:
     card = state.catalog.cards.get(card_id)
     text = _(
         "Recorded: %(card)s #%(copy)d now belongs to %(name)s.",
-        card=card_text(card.name) if card else card_id,
+        card=Name(card.name) if card else card_id,
         copy=copy,
         name=name,
     )
@@ -168,14 +169,14 @@ def _offer_outcome(state: GameState, offer: Offer) -> Outcome:
         owner = state.house(offer.owner).name
         text = _(
             "%(card)s #%(copy)d already belongs to %(name)s.",
-            card=card_text(offer.name),
+            card=Name(offer.name),
             copy=offer.copy,
             name=owner,
         )
         return Outcome("warn", text)
     if not offer.buyable:
-        return Outcome("warn", _("%(card)s isn't bought in this game.", card=card_text(offer.name)))
-    return Outcome("ok", _("Read: %(card)s #%(copy)d", card=card_text(offer.name), copy=offer.copy))
+        return Outcome("warn", _("%(card)s isn't bought in this game.", card=Name(offer.name)))
+    return Outcome("ok", _("Read: %(card)s #%(copy)d", card=Name(offer.name), copy=offer.copy))
 
 
 def _live_codes(upload: Upload) -> dict[str, str]:
@@ -213,7 +214,7 @@ def game_scan(game_id: int) -> ResponseReturnValue:
         else:
             text = _(
                 "%(card)s #%(copy)d was read a moment ago: ignored.",
-                card=card_text(f.name or ""),
+                card=Name(f.name or ""),
                 copy=f.copy,
             )
             outcomes.append(Outcome("info", text))

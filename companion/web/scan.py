@@ -7,16 +7,17 @@ from dataclasses import dataclass, field, replace
 
 from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 
 from companion.rules.catalog import Catalog
+from companion.rules.i18n import Name
 from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
 from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
 from companion.web.htmx import error_answer, is_htmx
 from companion.web.language import card_text
+from companion.web.language import gettext as _
 
 bp = Blueprint("scan", __name__)
 KINDS = (
@@ -158,7 +159,7 @@ def scan_outcomes(found: list[Found]) -> list[Outcome]:
             )
         ]
     outcomes = [
-        Outcome("ok", _("Read: %(card)s #%(copy)d", card=card_text(f.name or ""), copy=f.copy))
+        Outcome("ok", _("Read: %(card)s #%(copy)d", card=Name(f.name or ""), copy=f.copy))
         for f in found
         if f.card_id and f.copy
     ]

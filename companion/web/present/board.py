@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from companion.rules.catalog import SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
-from companion.web.language import card_text, translated
+from companion.web.language import card_text, ngettext, translated
+from companion.web.language import gettext as _
 from companion.web.language import lazy_word as _l
 from companion.web.present.views import Chip, SpaceView, chip
 from companion.web.present.words import faction_name, resources_words

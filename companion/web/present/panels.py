@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from flask_babel import gettext as _
-
 from companion.rules.actions import Action, Adjust, Dreadnought, Freighter, Tech
 from companion.rules.catalog import FACTIONS, ConflictDef
 from companion.rules.engine import (
@@ -18,6 +16,7 @@ from companion.rules.engine import (
 )
 from companion.rules.state import TRACK_TOP, UNKNOWN_TILE, GameState, House
 from companion.web.language import card_text, translated
+from companion.web.language import gettext as _
 from companion.web.language import lazy_word as _l
 from companion.web.present.views import (
     CardEffect,

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel import LazyString, ngettext
-from flask_babel import gettext as _
+from flask_babel import LazyString
 
+from companion.rules.i18n import Name
 from companion.rules.ix import NONE, SKIP
 from companion.rules.state import TRACK_TOP, GameState, House, Prompt
-from companion.web.language import card_text, house_name
+from companion.web.language import card_text, house_name, ngettext
+from companion.web.language import gettext as _
 from companion.web.language import lazy_word as _l
 from companion.web.present.views import PromptView
 from companion.web.present.words import faction_name, resources_words, reward_text
@@ -139,7 +140,7 @@ def _tech(state: GameState, who: House, question: Prompt) -> Wording:
         if option == NONE:
             return str(_("None"))
         found = state.catalog.tech[option]
-        return str(_("%(tile)s (%(cost)s spice)", tile=card_text(found.name), cost=found.cost))
+        return str(_("%(tile)s (%(cost)s spice)", tile=Name(found.name, "tile"), cost=found.cost))
 
     return text, [(o, tile(o)) for o in question.options]
 
@@ -200,7 +201,7 @@ def _offer(state: GameState, who: House, question: Prompt) -> Wording:
         house=house_name(who.name),
         cost=resources_words(offer.cost),
         vp=offer.vp,
-        conflict=card_text(conflict.name),
+        conflict=Name(conflict.name),
     )
     names = {"yes": _("Yes, paid"), "no": _("No")}
     return text, [(o, names[o]) for o in question.options]

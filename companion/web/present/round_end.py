@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
-
-from companion.rules.i18n import N_, Message
+from companion.rules.i18n import N_, Message, Name, listed
 from companion.rules.state import Entry, GameState
 from companion.rules.text import describe
-from companion.web.language import card_text, house_name, page_translations, translated
+from companion.web.language import gettext as _
+from companion.web.language import house_name, page_translations, translated
 from companion.web.present.story import sentence
 from companion.web.present.views import RoundEndView
 from companion.web.present.words import reward_text, together
@@ -99,10 +98,10 @@ def _waits(state: GameState, round_number: int) -> bool:
 def _bonus_spice(state: GameState, makers: Entry | None) -> str:
     """Phase 4 [RB p.12]: 1 spice from the bank on each Maker space with no Agent."""
     spaces = makers.data.get("spaces") if makers is not None else None
-    names = [card_text(state.catalog.spaces[str(s)].name) for s in _items(spaces)]
+    names = [Name(state.catalog.spaces[str(s)].name, "space") for s in _items(spaces)]
     if not names:
         return str(_("No bonus spice: every Maker space has an Agent."))
-    return str(_("Add 1 bonus spice from the bank to %(spaces)s.", spaces=together(names)))
+    return str(_("Add 1 bonus spice from the bank to %(spaces)s.", spaces=listed(names)))
 
 
 def _recall(state: GameState, recall: Entry) -> list[str]:
@@ -123,7 +122,7 @@ def _recall(state: GameState, recall: Entry) -> list[str]:
     for house in state.houses:
         spaces = _items(agents.get(house.id))
         if spaces:
-            names = together([card_text(state.catalog.spaces[str(s)].name) for s in spaces])
+            names = listed([Name(state.catalog.spaces[str(s)].name, "space") for s in spaces])
             text = _(
                 "%(house)s: take back the Agents from %(spaces)s.",
                 house=house_name(house.name),
@@ -154,7 +153,7 @@ def _next_conflict(state: GameState, round_number: int) -> str:
     return str(
         _(
             "Reveal the next Conflict card: %(card)s (level %(level)s).",
-            card=card_text(conflict.name),
+            card=Name(conflict.name),
             level=conflict.level,
         )
     )

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from flask_babel import gettext as _
-
 from companion.rules.scoring import TIEBREAKS, Standing, deciding_count
 from companion.rules.state import GameState
+from companion.web.language import gettext as _
 from companion.web.language import house_name
 from companion.web.language import lazy_word as _l
 from companion.web.present.words import together

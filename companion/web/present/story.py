@@ -4,15 +4,14 @@ triggered, and the game log in the reader's language."""
 from __future__ import annotations
 
 from babel.support import NullTranslations
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from companion.rules.changes import board_changes
 from companion.rules.i18n import N_, joined
 from companion.rules.rulings import is_ruling, ruling_item
 from companion.rules.state import Entry, GameState, House
 from companion.rules.text import describe
-from companion.web.language import house_name, page_translations, translated
+from companion.web.language import gettext as _
+from companion.web.language import house_name, ngettext, page_translations, translated
 from companion.web.present.views import RivalTurn
 
 # Log lines that belong to the rival turn they follow.

@@ -12,7 +12,7 @@ from flask import current_app
 from companion.rules import codec
 from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
-from companion.rules.i18n import N_, Message, listed
+from companion.rules.i18n import N_, Message, Name, listed
 from companion.rules.state import Setup
 from companion.services import GameSummary, GameView
 from companion.web.language import translated
@@ -32,7 +32,7 @@ def title_for(setup: Setup, catalog: Catalog) -> Message:
 
     def leader(lid: str) -> str:
         found = catalog.leaders.get(lid)
-        return found.name if found else lid
+        return Name(found.name, "leader") if found else lid
 
     players = " & ".join(s.name for s in setup.humans)
     if setup.multiplayer:  # no House Hagal, no Rivals: the players are the title

@@ -8,15 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 
 from babel.lists import format_list
-from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from companion.rules import i18n
 from companion.rules.catalog import Resources, Reward
 from companion.rules.state import GameState
 from companion.rules.text import RESOURCE_AMOUNTS
-from companion.web.language import card_text, page_locale, shown_label, translated
+from companion.web.language import gettext as _
 from companion.web.language import lazy_word as _l
+from companion.web.language import ngettext, page_locale, shown_label, translated
 
 # The Factions' names as shown (FACTION_NAMES holds the engine's English ones).
 FACTION_LABELS = {
@@ -58,14 +57,14 @@ def resources_words(resources: Resources) -> str:
 
 
 class SpaceNames(Mapping[str, str]):
-    """The board spaces' names in the reader's language, each looked up when asked for (a
-    reward names one space at most)."""
+    """The board spaces' names, each a `Name` the sentence it is filled into shows in the
+    reader's language and marks (a reward names one space at most)."""
 
     def __init__(self, state: GameState) -> None:
         self.spaces = state.catalog.spaces
 
     def __getitem__(self, space_id: str) -> str:
-        return card_text(self.spaces[space_id].name)
+        return i18n.Name(self.spaces[space_id].name, "space")
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.spaces)
