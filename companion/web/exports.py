@@ -12,6 +12,7 @@ from pathlib import Path
 from flask import Response, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from companion.db import db
 from companion.db.backup import BackupRefused, backup_to
@@ -69,10 +70,13 @@ def import_games() -> ResponseReturnValue:
     except transfer.ImportRefused as exc:
         return _message(str(exc), 422)
     return _message(
-        _(
-            "Imported %(added)d games; %(skipped)d were already here.",
-            added=imported.added,
-            skipped=imported.skipped,
+        ngettext(
+            "Imported %(num)d game; %(already)s.",
+            "Imported %(num)d games; %(already)s.",
+            imported.added,
+            already=ngettext(
+                "%(num)d was already here", "%(num)d were already here", imported.skipped
+            ),
         ),
         200,
     )

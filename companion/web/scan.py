@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 
@@ -189,7 +190,11 @@ def read_upload() -> Upload:
     except ImageTooLarge:
         megapixels = MAX_PIXELS // 1_000_000
         return _refused(
-            _("That photo has too many pixels (%(n)s megapixels at most).", n=megapixels)
+            ngettext(
+                "That photo has too many pixels (%(num)s megapixel at most).",
+                "That photo has too many pixels (%(num)s megapixels at most).",
+                megapixels,
+            )
         )
     except ImageError:
         return _refused(_("That file is not a photo we can read (JPEG, PNG or WebP)."))
