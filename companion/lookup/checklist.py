@@ -182,19 +182,23 @@ def _hagal_deck(setup: Setup, catalog: Catalog, names: Names) -> str:
     if "ix" in setup.sets:
         return _hagal_deck_ix(setup, catalog, names, n_hagal)
     if setup.mode == "solo":
-        return ngettext(
-            "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
-            "cards marked 2P, then shuffle the %(num)s other.",
-            "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
-            "cards marked 2P, then shuffle the %(num)s others.",
+        return str(
+            ngettext(
+                "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
+                "cards marked 2P, then shuffle the %(num)s other.",
+                "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
+                "cards marked 2P, then shuffle the %(num)s others.",
+                n_hagal,
+            )
+        )
+    return str(
+        ngettext(
+            "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
+            "Reshuffle card, and shuffle the %(num)s card.",
+            "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
+            "Reshuffle card, and shuffle the %(num)s cards.",
             n_hagal,
         )
-    return ngettext(
-        "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
-        "Reshuffle card, and shuffle the %(num)s card.",
-        "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
-        "Reshuffle card, and shuffle the %(num)s cards.",
-        n_hagal,
     )
 
 
@@ -585,21 +589,25 @@ def _hagal_deck_ix(setup: Setup, catalog: Catalog, names: Names, deck_size: int)
         ),
     }
     if setup.mode == "solo":
-        return ngettext(
-            "House Hagal deck: remove %(removed)s; add %(added_cards)s but not "
-            "%(left_cards)s (%(cards)s); shuffle the %(num)s card (Rise of Ix rulebook p.8).",
-            "House Hagal deck: remove %(removed)s; add %(added_cards)s but not "
-            "%(left_cards)s (%(cards)s); shuffle the %(num)s cards (Rise of Ix rulebook p.8).",
+        return str(
+            ngettext(
+                "House Hagal deck: remove %(removed)s; add %(added_cards)s but not "
+                "%(left_cards)s (%(cards)s); shuffle the %(num)s card (Rise of Ix rulebook p.8).",
+                "House Hagal deck: remove %(removed)s; add %(added_cards)s but not "
+                "%(left_cards)s (%(cards)s); shuffle the %(num)s cards (Rise of Ix rulebook p.8).",
+                deck_size,
+                **values,
+            )
+        )
+    return str(
+        ngettext(
+            "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add %(added_cards)s "
+            "but not %(left_cards)s (%(cards)s); shuffle the %(num)s card (Rise of Ix rulebook "
+            "p.8).",
+            "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add %(added_cards)s "
+            "but not %(left_cards)s (%(cards)s); shuffle the %(num)s cards (Rise of Ix rulebook "
+            "p.8).",
             deck_size,
             **values,
         )
-    return ngettext(
-        "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add %(added_cards)s "
-        "but not %(left_cards)s (%(cards)s); shuffle the %(num)s card (Rise of Ix rulebook "
-        "p.8).",
-        "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add %(added_cards)s "
-        "but not %(left_cards)s (%(cards)s); shuffle the %(num)s cards (Rise of Ix rulebook "
-        "p.8).",
-        deck_size,
-        **values,
     )

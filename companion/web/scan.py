@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 from flask import Blueprint, Response, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from jinja2_fragments.flask import render_block
 
 from companion.rules.catalog import Catalog

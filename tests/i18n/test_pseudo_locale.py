@@ -60,11 +60,13 @@ def _write_pseudo_catalog(pot: Path | None, mo: Path) -> None:
     """A catalog holding every message of `pot`, each translated by `pseudo`; `pot` None:
     every message the code and templates mark now (a message not yet extracted into
     messages.pot is a word the catalogs will have, not English left)."""
+    ids_found: list[str | tuple[str, ...]]
     if pot is None:
         ids_found = [m for m, _where in extracted_messages()]
     else:
         with pot.open("rb") as pot_file:
-            ids_found = [m.id for m in read_po(pot_file) if m.id]
+            ids_found = [m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(pot_file)]
+        ids_found = [i for i in ids_found if i]
     catalog = Catalog(locale=PSEUDO)
     for message_id in ids_found:
         ids = (message_id,) if isinstance(message_id, str) else message_id
