@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -38,8 +39,9 @@ OPEN, CLOSE = "⟦", "⟧"
 # English the pages still show, with where it comes from; each is work for later.
 LATER: set[str] = set()
 # Words that are no English: a file format, a Roman numeral (Conflict III), and the
-# pseudo-locale's own "and" (Esperanto's, from CLDR: lists are joined by Babel's format_list).
-NOT_WORDS = {"PNG", "III", "kaj"}
+# pseudo-locale's own "and" and months (Esperanto's, from CLDR: lists are joined by Babel's
+# format_list, dates written by Babel: "28 Nov 2026").
+NOT_WORDS = {"PNG", "III", "kaj", *Locale(PSEUDO).months["format"]["abbreviated"].values()}
 # What a search below types, which its page repeats ("Nothing matches “arakeen”").
 TYPED = {"arakeen", "water", "solari"}
 EN_NAME = re.compile(r'(?s)<span class="en-name" lang="en">.*?</span>')
