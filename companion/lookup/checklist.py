@@ -85,10 +85,12 @@ def _board(setup: Setup, catalog: Catalog, names: Names, state: GameState | None
     ix = "ix" in setup.sets
     board = [
         *(_ix_cards(catalog) if ix else []),
-        _(
-            "Lay out the board, the Imperium Row (%(row)s cards), the Reserve stacks and the "
+        ngettext(
+            "Lay out the board, the Imperium Row (%(num)s card), the Reserve stacks and the "
             "shuffled Intrigue deck (rulebook p.4).",
-            row=IMPERIUM_ROW,
+            "Lay out the board, the Imperium Row (%(num)s cards), the Reserve stacks and the "
+            "shuffled Intrigue deck (rulebook p.4).",
+            IMPERIUM_ROW,
         ),
         *(_ix_board(setup, catalog, names, state) if ix else []),
         _("Put the Mentat on its space and the four Alliance tokens on the Influence tracks."),
@@ -180,15 +182,23 @@ def _hagal_deck(setup: Setup, catalog: Catalog, names: Names) -> str:
     if "ix" in setup.sets:
         return _hagal_deck_ix(setup, catalog, names, n_hagal)
     if setup.mode == "solo":
-        return _(
-            "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
-            "cards marked 2P, then shuffle the %(n)s others.",
-            n=n_hagal,
+        return str(
+            ngettext(
+                "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
+                "cards marked 2P, then shuffle the %(num)s other.",
+                "House Hagal deck: remove the Reshuffle card and the three Arrakeen "
+                "cards marked 2P, then shuffle the %(num)s others.",
+                n_hagal,
+            )
         )
-    return _(
-        "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
-        "Reshuffle card, and shuffle the %(n)s cards.",
-        n=n_hagal,
+    return str(
+        ngettext(
+            "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
+            "Reshuffle card, and shuffle the %(num)s card.",
+            "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the "
+            "Reshuffle card, and shuffle the %(num)s cards.",
+            n_hagal,
+        )
     )
 
 
@@ -263,10 +273,11 @@ def _player(setup: Setup, catalog: Catalog, names: Names, house: House) -> list[
         )
     if house.solari or house.spice:
         items.append(
-            _(
-                "Mercenary difficulty: take %(solari)s Solari and %(spice)s spice.",
-                solari=house.solari,
-                spice=house.spice,
+            ngettext(
+                "Mercenary difficulty: take %(num)s Solari and %(spice)s.",
+                "Mercenary difficulty: take %(num)s Solari and %(spice)s.",
+                house.solari,
+                spice=ngettext("%(n)s spice", "%(n)s spice", house.spice, n=house.spice),
             )
         )
     if "ix" in setup.sets:
@@ -435,12 +446,19 @@ def _ix_cards(catalog: Catalog) -> list[str]:
     )
     intrigue = sum(c.copies for c in catalog.intrigue.values() if c.set == "ix")
     return [
-        _(
-            "Shuffle the %(intrigue)s Rise of Ix Intrigue cards into the Intrigue deck and "
-            "the %(imperium)s Rise of Ix Imperium cards into the Imperium deck, before you "
-            "deal the Imperium Row (Rise of Ix rulebook p.3).",
-            intrigue=intrigue,
-            imperium=imperium,
+        ngettext(
+            "Shuffle the %(num)s Rise of Ix Intrigue card into the Intrigue deck and "
+            "%(imperium_cards)s into the Imperium deck, before you deal the Imperium Row "
+            "(Rise of Ix rulebook p.3).",
+            "Shuffle the %(num)s Rise of Ix Intrigue cards into the Intrigue deck and "
+            "%(imperium_cards)s into the Imperium deck, before you deal the Imperium Row "
+            "(Rise of Ix rulebook p.3).",
+            intrigue,
+            imperium_cards=ngettext(
+                "the %(num)s Rise of Ix Imperium card",
+                "the %(num)s Rise of Ix Imperium cards",
+                imperium,
+            ),
         )
     ]
 
@@ -477,18 +495,23 @@ def _tech_tiles(setup: Setup, catalog: Catalog, names: Names, state: GameState |
     size = tiles // STACKS
     if setup.options.physical_tech:
         return [
-            _(
-                "Tech tiles: shuffle the %(tiles)s tiles face down, make three stacks of "
+            ngettext(
+                "Tech tiles: shuffle the %(num)s tile face down, make three stacks of "
                 "%(size)s on the Ix board and turn the top tile of each stack face up; the "
                 "app then asks which tiles came up (Rise of Ix rulebook p.3).",
-                tiles=tiles,
+                "Tech tiles: shuffle the %(num)s tiles face down, make three stacks of "
+                "%(size)s on the Ix board and turn the top tile of each stack face up; the "
+                "app then asks which tiles came up (Rise of Ix rulebook p.3).",
+                tiles,
                 size=size,
             )
         ]
-    shuffle = _(
-        "Tech tiles: shuffle the %(tiles)s tiles face down and make three stacks of %(size)s "
+    shuffle = ngettext(
+        "Tech tiles: shuffle the %(num)s tile face down and make three stacks of %(size)s "
         "on the Ix board (Rise of Ix rulebook p.3).",
-        tiles=tiles,
+        "Tech tiles: shuffle the %(num)s tiles face down and make three stacks of %(size)s "
+        "on the Ix board (Rise of Ix rulebook p.3).",
+        tiles,
         size=size,
     )
     if state is None:
@@ -546,28 +569,45 @@ def _hagal_deck_ix(setup: Setup, catalog: Catalog, names: Names, deck_size: int)
     added = [c for c in catalog.hagal.values() if c.set == "ix"]
     left_out = [c for c in added if c.players == drop]
     marked = f" ({drop})"  # said once for them all
+    n_added = sum(c.copies for c in added)
+    n_left = sum(c.copies for c in left_out)
     values: dict[str, object] = {
         "removed": _join(removed),
-        "added": sum(c.copies for c in added),
-        "left": sum(c.copies for c in left_out),
+        "added_cards": ngettext(
+            "the %(num)s Rise of Ix card", "the %(num)s Rise of Ix cards", n_added
+        ),
+        "left_cards": (
+            ngettext("the %(num)s marked 2P", "the %(num)s marked 2P", n_left)
+            if drop == "2P"
+            else ngettext("the %(num)s marked 1P", "the %(num)s marked 1P", n_left)
+        ),
         "cards": _join(
             [
                 _("%(n)s %(card)s", n=c.copies, card=names.card(c.name).replace(marked, ""))
                 for c in left_out
             ]
         ),
-        "n": deck_size,
     }
     if setup.mode == "solo":
-        return _(
-            "House Hagal deck: remove %(removed)s; add the %(added)s Rise of Ix cards "
-            "but not the %(left)s marked 2P (%(cards)s); shuffle the %(n)s cards (Rise of "
-            "Ix rulebook p.8).",
+        return str(
+            ngettext(
+                "House Hagal deck: remove %(removed)s; add %(added_cards)s but not "
+                "%(left_cards)s (%(cards)s); shuffle the %(num)s card (Rise of Ix rulebook p.8).",
+                "House Hagal deck: remove %(removed)s; add %(added_cards)s but not "
+                "%(left_cards)s (%(cards)s); shuffle the %(num)s cards (Rise of Ix rulebook p.8).",
+                deck_size,
+                **values,
+            )
+        )
+    return str(
+        ngettext(
+            "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add %(added_cards)s "
+            "but not %(left_cards)s (%(cards)s); shuffle the %(num)s card (Rise of Ix rulebook "
+            "p.8).",
+            "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add %(added_cards)s "
+            "but not %(left_cards)s (%(cards)s); shuffle the %(num)s cards (Rise of Ix rulebook "
+            "p.8).",
+            deck_size,
             **values,
         )
-    return _(
-        "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add the %(added)s "
-        "Rise of Ix cards but not the %(left)s marked 1P (%(cards)s); shuffle the %(n)s "
-        "cards (Rise of Ix rulebook p.8).",
-        **values,
     )

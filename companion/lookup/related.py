@@ -184,7 +184,12 @@ def _hagal(index: SearchIndex, card: HagalCardDef) -> Groups:
         ),
         _space_link(catalog, card.space_if_guild_2, Message(N_("2+ Spacing Guild Influence"))),
         *(
-            Link("space", s.id, s.name, Message(N_("%(n)s base spice"), n=s.base_spice))
+            Link(
+                "space",
+                s.id,
+                s.name,
+                counted(Nn_("%(n)s base spice", "%(n)s base spice"), s.base_spice),
+            )
             for s in catalog.spaces.values()
             if card.harvest and s.maker
         ),

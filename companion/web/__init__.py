@@ -21,6 +21,7 @@ from companion.web import (
     history,
     language,
     purchases,  # noqa: F401  (adds its routes to scan.bp)
+    review,
     scan,
 )
 from companion.web.hosts import RefuseBadHosts
@@ -37,6 +38,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)  # with the routes of web.purchases
     app.register_blueprint(history.bp)  # with the routes of web.exports
+    app.register_blueprint(review.bp)  # the translators' review page
     app.cli.add_command(stats_cli)
     app.add_template_filter(titles.game_title, "game_title")
     app.after_request(add_vary)

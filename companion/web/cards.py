@@ -232,9 +232,13 @@ def _snippet_text(item: Item, text: Text, names: Mapping[str, str]) -> str:
 
 def _card_text(r: CardDef, label: str) -> str:
     if label == "Cost" and r.cost is not None:
-        return str(_("%(n)s Persuasion", n=r.cost))
+        return str(ngettext("%(n)s Persuasion", "%(n)s Persuasion", r.cost, n=r.cost))
     if label == "Reveal":
-        parts = [_("+%(n)s Persuasion.", n=r.persuasion)] if r.persuasion else []
+        parts = []
+        if r.persuasion:
+            parts.append(
+                ngettext("+%(n)s Persuasion.", "+%(n)s Persuasion.", r.persuasion, n=r.persuasion)
+            )
         if r.swords:
             parts.append(ngettext("+%(num)s sword.", "+%(num)s swords.", r.swords))
         return " ".join([*parts, card_text(r.reveal)]).strip()

@@ -17,6 +17,7 @@ from companion.db.backup import BackupRefused, backup_to
 from companion.stats import store, transfer, untrusted
 from companion.web.history import bp, catalog
 from companion.web.language import gettext as _
+from companion.web.language import ngettext
 
 
 def _download(body: str, mimetype: str, name: str) -> Response:
@@ -69,10 +70,13 @@ def import_games() -> ResponseReturnValue:
     except transfer.ImportRefused as exc:
         return _message(str(exc), 422)
     return _message(
-        _(
-            "Imported %(added)d games; %(skipped)d were already here.",
-            added=imported.added,
-            skipped=imported.skipped,
+        ngettext(
+            "Imported %(num)d game; %(already)s.",
+            "Imported %(num)d games; %(already)s.",
+            imported.added,
+            already=ngettext(
+                "%(num)d was already here", "%(num)d were already here", imported.skipped
+            ),
         ),
         200,
     )

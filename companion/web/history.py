@@ -9,9 +9,10 @@ from datetime import UTC, datetime, timedelta
 from itertools import pairwise
 from typing import Any
 
+from babel import Locale
+from babel.dates import format_date, format_time, get_datetime_format
 from flask import Blueprint, current_app, render_template, request
 from flask.typing import ResponseReturnValue
-from flask_babel import format_datetime
 from flask_babel import lazy_gettext as _l
 
 from companion import services
@@ -23,7 +24,7 @@ from companion.stats import summary as summary_module
 from companion.stats.charts import line_chart
 from companion.stats.summary import Record, summarize
 from companion.web.forms import MODE_NAMES
-from companion.web.language import card_text, house_name
+from companion.web.language import card_text, house_name, page_locale
 from companion.web.language import gettext as _
 from companion.web.present import clock
 from companion.web.present.panels import VP_SOURCES as PANEL_SOURCES
@@ -96,7 +97,18 @@ def local_time(iso: str) -> dict[str, str]:
     """A UTC time for a <time> element: the ISO value, and a UTC text shown until the
     page's script writes it in the viewer's own time zone."""
     moment = datetime.fromisoformat(iso.removesuffix("Z")).replace(tzinfo=UTC)
-    return {"iso": iso, "text": _("%(time)s UTC", time=format_datetime(moment, "short"))}
+    return {"iso": iso, "text": _("%(time)s UTC", time=moment_text(moment))}
+
+
+def moment_text(moment: datetime) -> str:
+    """A date and time in the page's language, as the page's script writes it (its medium
+    date, its short time, joined by the language's own pattern: ja "2026/11/28 9:54", pl
+    "28 lis 2026, 09:54"), in UTC: Babel's CLDR data, never the browser's locale."""
+    locale = Locale.parse(page_locale())
+    pattern = get_datetime_format("medium", locale=locale)
+    date = format_date(moment, "medium", locale=locale)
+    time = format_time(moment, "short", tzinfo=UTC, locale=locale)
+    return str(pattern).replace("{1}", date).replace("{0}", time)
 
 
 def _filters() -> tuple[store.RecordFilter, list[str]]:

@@ -16,7 +16,7 @@ from companion.vision import DecodeBusy, decode, stickers
 from companion.vision import payload as payloads
 from companion.vision.qr import MAX_PIXELS, ImageError, ImageTooLarge
 from companion.web.htmx import error_answer, is_htmx
-from companion.web.language import card_text
+from companion.web.language import card_text, ngettext
 from companion.web.language import gettext as _
 
 bp = Blueprint("scan", __name__)
@@ -190,7 +190,11 @@ def read_upload() -> Upload:
     except ImageTooLarge:
         megapixels = MAX_PIXELS // 1_000_000
         return _refused(
-            _("That photo has too many pixels (%(n)s megapixels at most).", n=megapixels)
+            ngettext(
+                "That photo has too many pixels (%(num)s megapixel at most).",
+                "That photo has too many pixels (%(num)s megapixels at most).",
+                megapixels,
+            )
         )
     except ImageError:
         return _refused(_("That file is not a photo we can read (JPEG, PNG or WebP)."))

@@ -39,48 +39,6 @@ NOT_COUNTED = frozenset(
         "VP",
     }
 )
-# Messages of one form that fill a count before a noun, written before this test: each is
-# work for later (the checklist's fixed numbers of the box, the rules lookup's and history's
-# pages), to turn into a plural entry with its translations. A new one fails the test.
-LATER = frozenset(
-    {
-        "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s Influence "
-        "(rulebook p.20: you decide).",
-        "%(house)s: choose the Faction for +%(n)s Influence.",
-        "%(n)s Persuasion",
-        "%(n)s base spice",
-        "%(rounds)d rounds",
-        "+%(n)s Influence with each of %(factions)s different Factions",
-        "+%(n)s Influence with one Faction of your choice",
-        "+%(n)s Persuasion.",
-        "House Hagal deck: remove %(removed)s, keep the Reshuffle card; add the %(added)s "
-        "Rise of Ix cards but not the %(left)s marked 1P (%(cards)s); shuffle the %(n)s "
-        "cards (Rise of Ix rulebook p.8).",
-        "House Hagal deck: remove %(removed)s; add the %(added)s Rise of Ix cards but not "
-        "the %(left)s marked 2P (%(cards)s); shuffle the %(n)s cards (Rise of Ix rulebook "
-        "p.8).",
-        "House Hagal deck: remove the Reshuffle card and the three Arrakeen cards marked "
-        "2P, then shuffle the %(n)s others.",
-        "House Hagal deck: remove the three Arrakeen cards marked 1P, keep the Reshuffle "
-        "card, and shuffle the %(n)s cards.",
-        "Imported %(added)d games; %(skipped)d were already here.",
-        "Lay out the board, the Imperium Row (%(row)s cards), the Reserve stacks and the "
-        "shuffled Intrigue deck (rulebook p.4).",
-        "Mercenary difficulty: take %(solari)s Solari and %(spice)s spice.",
-        "Shuffle the %(intrigue)s Rise of Ix Intrigue cards into the Intrigue deck and the "
-        "%(imperium)s Rise of Ix Imperium cards into the Imperium deck, before you deal the "
-        "Imperium Row (Rise of Ix rulebook p.3).",
-        "Simulated, not played: %(games)d solo games per line between two Rivals and the "
-        "simulator's scripted player, which places Agents at random. Real players win far "
-        "more often; compare the difficulties with each other.",
-        "Tech tiles: shuffle the %(tiles)s tiles face down and make three stacks of "
-        "%(size)s on the Ix board (Rise of Ix rulebook p.3).",
-        "Tech tiles: shuffle the %(tiles)s tiles face down, make three stacks of %(size)s "
-        "on the Ix board and turn the top tile of each stack face up; the app then asks "
-        "which tiles came up (Rise of Ix rulebook p.3).",
-        "That photo has too many pixels (%(n)s megapixels at most).",
-    }
-)
 COUNT_BEFORE_WORD = re.compile(r"%\((\w+)\)[sd]\s+([A-Za-z]\w*)")
 
 
@@ -141,15 +99,9 @@ def test_no_count_is_filled_before_a_noun_outside_a_plural_entry() -> None:
     found = sorted(
         (message_id, where)
         for message_id, where in extracted_messages()
-        if isinstance(message_id, str) and message_id not in LATER and count_before_noun(message_id)
+        if isinstance(message_id, str) and count_before_noun(message_id)
     )
     assert found == []
-
-
-def test_the_later_list_holds_only_messages_still_marked() -> None:
-    """A message of LATER that became a plural entry (or went) leaves the list."""
-    marked = {m for m, _where in extracted_messages() if isinstance(m, str)}
-    assert sorted(LATER - marked) == []
 
 
 def test_count_before_noun_sees_a_count_and_not_a_step() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -30,6 +31,7 @@ from companion.cards.index import KIND_NAMES
 from companion.db import db
 from companion.web import games as games_module
 from companion.web.language import LANGUAGES, TRANSLATIONS
+from tests.i18n.catalogs import extracted_messages
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM, GameActions
 
 PSEUDO = "eo"  # any locale Babel knows and the app has no catalog for
@@ -37,8 +39,9 @@ OPEN, CLOSE = "⟦", "⟧"
 # English the pages still show, with where it comes from; each is work for later.
 LATER: set[str] = set()
 # Words that are no English: a file format, a Roman numeral (Conflict III), and the
-# pseudo-locale's own "and" (Esperanto's, from CLDR: lists are joined by Babel's format_list).
-NOT_WORDS = {"PNG", "III", "kaj"}
+# pseudo-locale's own "and" and months (Esperanto's, from CLDR: lists are joined by Babel's
+# format_list, dates written by Babel: "28 Nov 2026").
+NOT_WORDS = {"PNG", "III", "kaj", *Locale(PSEUDO).months["format"]["abbreviated"].values()}
 # What a search below types, which its page repeats ("Nothing matches “arakeen”").
 TYPED = {"arakeen", "water", "solari"}
 EN_NAME = re.compile(r'(?s)<span class="en-name" lang="en">.*?</span>')
@@ -55,17 +58,22 @@ def pseudo(text: str) -> str:
     return OPEN + "".join(w + h for w, h in zip(wide, [*holders, ""], strict=True)) + CLOSE
 
 
-def _write_pseudo_catalog(pot: Path, mo: Path) -> None:
-    """A catalog holding every message of `pot`, each translated by `pseudo`."""
-    with pot.open("rb") as pot_file:
-        template = read_po(pot_file)
+def _write_pseudo_catalog(pot: Path | None, mo: Path) -> None:
+    """A catalog holding every message of `pot`, each translated by `pseudo`; `pot` None:
+    every message the code and templates mark now (a message not yet extracted into
+    messages.pot is a word the catalogs will have, not English left)."""
+    ids_found: list[str | tuple[str, ...]]
+    if pot is None:
+        ids_found = [m for m, _where in extracted_messages()]
+    else:
+        with pot.open("rb") as pot_file:
+            ids_found = [m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(pot_file)]
+        ids_found = [i for i in ids_found if i]
     catalog = Catalog(locale=PSEUDO)
-    for message in template:
-        if not message.id:
-            continue
-        ids = (message.id,) if isinstance(message.id, str) else message.id
+    for message_id in ids_found:
+        ids = (message_id,) if isinstance(message_id, str) else message_id
         wrapped = tuple(pseudo(i) for i in ids)
-        catalog.add(message.id, wrapped[0] if isinstance(message.id, str) else wrapped)
+        catalog.add(message_id, wrapped[0] if isinstance(message_id, str) else wrapped)
     with mo.open("wb") as mo_file:
         write_mo(mo_file, catalog)
 
@@ -77,7 +85,7 @@ def pseudo_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[F
     monkeypatch.setattr(games_module, "secrets", SimpleNamespace(randbelow=lambda n: 1 % n))
     folder = tmp_path / PSEUDO / "LC_MESSAGES"
     folder.mkdir(parents=True)
-    _write_pseudo_catalog(TRANSLATIONS / "messages.pot", folder / "messages.mo")
+    _write_pseudo_catalog(None, folder / "messages.mo")
     _write_pseudo_catalog(TRANSLATIONS / "cards.pot", folder / "cards.mo")
     app = create_app(
         {

@@ -193,7 +193,7 @@ def _rival_rows(house: House, swordmaster_later: str) -> tuple[tuple[str, object
             (_("Spice"), house.spice),
             (_("Water"), house.water),
             (_("Intrigue"), house.intrigue),
-            ("VP", house.vp),
+            (_("VP"), house.vp),
             (_("Swordmaster"), _("yes") if house.swordmaster else swordmaster_later),
         ]
     if house.mentat:

@@ -44,8 +44,10 @@ def prompt_view(state: GameState) -> PromptView | None:
 
 
 def _influence(state: GameState, who: House, question: Prompt) -> Wording:
-    text = _(
+    text = ngettext(
         "%(house)s: choose the Faction for +%(n)s Influence.",
+        "%(house)s: choose the Faction for +%(n)s Influence.",
+        question.task.amount,
         house=house_name(who.name),
         n=question.task.amount,
     )
@@ -53,9 +55,12 @@ def _influence(state: GameState, who: House, question: Prompt) -> Wording:
 
 
 def _rival_influence(state: GameState, who: House, question: Prompt) -> Wording:
-    text = _(
+    text = ngettext(
         "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s "
         "Influence (rulebook p.20: you decide).",
+        "%(house)s ties for its lowest Influence: choose the Faction for +%(n)s "
+        "Influence (rulebook p.20: you decide).",
+        question.task.amount,
         house=house_name(who.name),
         n=question.task.amount,
     )

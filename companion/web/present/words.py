@@ -102,14 +102,27 @@ def _influence(reward: Reward) -> list[str]:
         parts.append(ngettext("%(num)d Victory Point", "%(num)d Victory Points", reward.vp))
     if reward.influence and reward.influence_factions > 1:
         parts.append(
-            _(
-                "+%(n)s Influence with each of %(factions)s different Factions",
+            ngettext(
+                "+%(n)s Influence with each of %(different)s",
+                "+%(n)s Influence with each of %(different)s",
+                reward.influence,
                 n=reward.influence,
-                factions=reward.influence_factions,
+                different=ngettext(
+                    "%(num)s different Faction",
+                    "%(num)s different Factions",
+                    reward.influence_factions,
+                ),
             )
         )
     elif reward.influence:
-        parts.append(_("+%(n)s Influence with one Faction of your choice", n=reward.influence))
+        parts.append(
+            ngettext(
+                "+%(n)s Influence with one Faction of your choice",
+                "+%(n)s Influence with one Faction of your choice",
+                reward.influence,
+                n=reward.influence,
+            )
+        )
     return parts
 
 
