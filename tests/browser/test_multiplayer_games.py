@@ -87,11 +87,9 @@ def check(page, game: str, step: int) -> None:
         page.set_viewport_size({"width": width, "height": height})
         phone = width < PHONE_WIDTH
         shown = page.evaluate(CONTROLS_IN_VIEW, phone)
-        # On a phone the end's entries come first, the standings follow in the column; and
-        # four houses' round-end chores (long Polish names) are taller than the screen: the
-        # card scrolls in the column under its Start button, which is checked as a control.
-        scrolled = ("#end", "#round-end") if phone else ()
-        needed = [q for q in QUESTION if page.locator(q).count() and q not in scrolled]
+        # Whole on the screen, a phone's included: four houses' round-end chores with long
+        # Polish names, the end's entries and the winner's line under them.
+        needed = [q for q in QUESTION if page.locator(q).count()]
         fit = page.evaluate(FIT_PROBLEMS, needed if phone else ["#scoreboard table.score", *needed])
         problems = shown["problems"] + fit
         if n == step % len(SIZES) or problems:
