@@ -30,14 +30,7 @@ import pytest
 from companion import services
 from companion.rules.state import Options, SeatSetup, Setup
 from tests.browser import test_play_in_browser as play
-from tests.browser.test_table_fits import (
-    CONTROLS_IN_VIEW,
-    FIT_PROBLEMS,
-    PHONE_WIDTH,
-    QUESTION,
-    SCREENS,
-    SIZES,
-)
+from tests.browser.test_table_fits import check_sizes
 
 pytestmark = play.pytestmark
 app = play.app
@@ -78,27 +71,6 @@ def new_game(app, players: int, ix: bool) -> int:
         return services.create_game(setup, app.extensions["catalog"])
 
 
-def check(page, game: str, step: int) -> None:
-    """At each size: no scrolling, nothing wider than its box, every control of the
-    current question on screen and uncovered (on a phone the turn and the board scroll
-    inside the game's column); one screenshot a step, the sizes in turn."""
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    for n, (width, height) in enumerate(SIZES):
-        page.set_viewport_size({"width": width, "height": height})
-        phone = width < PHONE_WIDTH
-        shown = page.evaluate(CONTROLS_IN_VIEW, phone)
-        # Whole on the screen, a phone's included: four houses' round-end chores with long
-        # Polish names, the end's entries and the winner's line under them.
-        needed = [q for q in QUESTION if page.locator(q).count()]
-        fit = page.evaluate(FIT_PROBLEMS, needed if phone else ["#scoreboard table.score", *needed])
-        problems = shown["problems"] + fit
-        if n == step % len(SIZES) or problems:
-            page.screenshot(path=str(SCREENS / f"{game}-{width}x{height}-{step:03d}.png"))
-        assert shown["count"] > 0, f"{game} step {step}: no control to check"
-        assert problems == [], f"{game} step {step} at {width}x{height}: {problems}"
-    page.set_viewport_size({"width": 1280, "height": 800})
-
-
 @dataclass
 class Table:
     """What the players do: round 1 played on the board, then +1 VP on their turns for
@@ -109,6 +81,7 @@ class Table:
     strengths_asked: int = 0
     infiltrated: bool = False
     seen: set[str] = field(default_factory=set)
+    shot: set[tuple[str, int]] = field(default_factory=set)  # screenshots taken, by kind and size
 
     def vp(self, page, color: str) -> int:
         return int(page.locator(f"#scoreboard tr:has(.chip.c-{color}) .vpnum").inner_text())
@@ -164,7 +137,7 @@ def round_number(page) -> int:
 
 
 def play_to_the_end(page, base_url: str, game: str, game_id: int, table: Table) -> None:
-    check(page, game, 0)
+    check_sizes(page, game, 0, table.shot, score=True)
     for step in range(1, 400):
         if page.locator("#end").count():
             break
@@ -172,7 +145,7 @@ def play_to_the_end(page, base_url: str, game: str, game_id: int, table: Table) 
         table.seen.add(table.step(page))
         play.changed(page, version)
         assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
-        check(page, game, step)
+        check_sizes(page, game, step, table.shot, score=True)
     else:
         raise AssertionError(f"{game}: no end after 400 steps: {sorted(table.seen)}")
     finish(page, game, step, table)
@@ -191,7 +164,7 @@ def finish(page, game: str, step: int, table: Table) -> None:
         row.locator("button").click()
         play.changed(page, version)
         step += 1
-        check(page, game, step)
+        check_sizes(page, game, step, table.shot, score=True)
     # The second seat wins the tie on spice: the winner's line names them.
     winner = page.locator("#end p.winner").inner_text()
     assert NAMES[1] in winner and NAMES[0] not in winner, winner
@@ -204,7 +177,7 @@ def finish(page, game: str, step: int, table: Table) -> None:
     corner.nth(2).locator("input[name=other]").fill("1")
     corner.nth(2).locator("button").click()
     play.changed(page, version)
-    check(page, game, step + 1)
+    check_sizes(page, game, step + 1, table.shot, score=True)
     assert page.locator("#end-entry form:has(input[value=corner])").count() == 0
 
 
