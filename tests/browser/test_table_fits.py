@@ -145,7 +145,7 @@ def take_step(page, rng: random.Random, undo: bool) -> str:
 def play_round(page, base_url: str, game: str, setup: Setup, language: str, app) -> list[str]:
     """Play round 1 into round 2 in `language`, checking the table and the live view
     before and after every tap; Undo at the first Agent turn after the first tap, then Redo.
-    Prints the steps and their time (what a step's checks cost: tests/browser/README)."""
+    Prints the taps and their time (what a step's checks cost, for the README)."""
     with app.app_context():
         game_id = services.create_game(setup, app.extensions["catalog"])
     SCREENS.mkdir(parents=True, exist_ok=True)
