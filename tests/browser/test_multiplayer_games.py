@@ -4,9 +4,11 @@ game played to the end through the table screen, in English and in another langu
 After every tap, at 1280x800, 800x1280, 1024x768 and 390x844, the page must not scroll,
 nothing may be wider than its box, and every control of the question the table answers now (buttons,
 fields, number-pad keys, the board's spaces on a player's turn) must be inside the
-viewport and be the element at its own centre (controls_in_view.js). One screenshot a
-step, the sizes in turn, goes to test-artifacts/screens/ (git-ignored), named
-`<game>-<width>x<height>-<step>.png`.
+viewport and be the element at its own centre (controls_in_view.js), the question's
+panels whole (a phone's included: four houses' End of Round card, the end's entries and
+the winner's line). A screenshot for each kind of screen at each size, the first time it
+shows, and every failing one, go to test-artifacts/screens/ (git-ignored), named
+`<game>-<width>x<height>-<step>-<kind>.png`.
 
 The games are short but meet every kind of question: Agent placements (with Infiltrate in
 Rise of Ix), Reveal turns, each player's Combat strength on the number pad (the others'
