@@ -4,15 +4,17 @@
 // Market entries), with Undo and Redo, must be inside the viewport and be the element
 // at its own centre: nothing covers it (a "More below" button, a drawer, a panel). A
 // list of sentences, one per problem, and how many controls were checked. On a phone
-// (`phone`) a player's turn and the board scroll inside the game's column: only the
-// question's controls (and Undo, Redo) must be on the first screen there.
+// (`phone`) the board scrolls inside the game's column (a phone shows a column, not the
+// board's three): the question's controls, Undo, Redo and a player's Reveal turn (before
+// the Rivals' cards there) must be on the first screen, the board's spaces are scrolled to.
 (phone) => {
   const selectors = [
     ".banner button",
     "#prompt button", "#prompt input:not([type=hidden])", "#prompt select",
     "#round-end button", "#board-changes button", "#end button",
     "#end-entry a.button", "#end-entry button", "#end-entry input:not([type=hidden])",
-    ...(phone ? [] : ["#game .turn button", "#game .turn summary", "#game button.space-button"]),
+    ...(phone ? ["#game .turn > form:first-child button"]
+      : ["#game .turn button", "#game .turn summary", "#game button.space-button"]),
   ];
   const problems = [];
   const controls = [...document.querySelectorAll(selectors.join(", "))];

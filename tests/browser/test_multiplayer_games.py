@@ -4,9 +4,11 @@ game played to the end through the table screen, in English and in another langu
 After every tap, at 1280x800, 800x1280, 1024x768 and 390x844, the page must not scroll,
 nothing may be wider than its box, and every control of the question the table answers now (buttons,
 fields, number-pad keys, the board's spaces on a player's turn) must be inside the
-viewport and be the element at its own centre (controls_in_view.js). One screenshot a
-step, the sizes in turn, goes to test-artifacts/screens/ (git-ignored), named
-`<game>-<width>x<height>-<step>.png`.
+viewport and be the element at its own centre (controls_in_view.js), the question's
+panels whole (a phone's included: four houses' End of Round card, the end's entries and
+the winner's line). A screenshot for each kind of screen at each size, the first time it
+shows, and every failing one, go to test-artifacts/screens/ (git-ignored), named
+`<game>-<width>x<height>-<step>-<kind>.png`.
 
 The games are short but meet every kind of question: Agent placements (with Infiltrate in
 Rise of Ix), Reveal turns, each player's Combat strength on the number pad (the others'
@@ -30,14 +32,7 @@ import pytest
 from companion import services
 from companion.rules.state import Options, SeatSetup, Setup
 from tests.browser import test_play_in_browser as play
-from tests.browser.test_table_fits import (
-    CONTROLS_IN_VIEW,
-    FIT_PROBLEMS,
-    PHONE_WIDTH,
-    QUESTION,
-    SCREENS,
-    SIZES,
-)
+from tests.browser.test_table_fits import check_sizes
 
 pytestmark = play.pytestmark
 app = play.app
@@ -78,29 +73,6 @@ def new_game(app, players: int, ix: bool) -> int:
         return services.create_game(setup, app.extensions["catalog"])
 
 
-def check(page, game: str, step: int) -> None:
-    """At each size: no scrolling, nothing wider than its box, every control of the
-    current question on screen and uncovered (on a phone the turn and the board scroll
-    inside the game's column); one screenshot a step, the sizes in turn."""
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    for n, (width, height) in enumerate(SIZES):
-        page.set_viewport_size({"width": width, "height": height})
-        phone = width < PHONE_WIDTH
-        shown = page.evaluate(CONTROLS_IN_VIEW, phone)
-        # On a phone the end's entries come first, the standings follow in the column; and
-        # four houses' round-end chores (long Polish names) are taller than the screen: the
-        # card scrolls in the column under its Start button, which is checked as a control.
-        scrolled = ("#end", "#round-end") if phone else ()
-        needed = [q for q in QUESTION if page.locator(q).count() and q not in scrolled]
-        fit = page.evaluate(FIT_PROBLEMS, needed if phone else ["#scoreboard table.score", *needed])
-        problems = shown["problems"] + fit
-        if n == step % len(SIZES) or problems:
-            page.screenshot(path=str(SCREENS / f"{game}-{width}x{height}-{step:03d}.png"))
-        assert shown["count"] > 0, f"{game} step {step}: no control to check"
-        assert problems == [], f"{game} step {step} at {width}x{height}: {problems}"
-    page.set_viewport_size({"width": 1280, "height": 800})
-
-
 @dataclass
 class Table:
     """What the players do: round 1 played on the board, then +1 VP on their turns for
@@ -111,6 +83,7 @@ class Table:
     strengths_asked: int = 0
     infiltrated: bool = False
     seen: set[str] = field(default_factory=set)
+    shot: set[tuple[str, int]] = field(default_factory=set)  # screenshots taken, by kind and size
 
     def vp(self, page, color: str) -> int:
         return int(page.locator(f"#scoreboard tr:has(.chip.c-{color}) .vpnum").inner_text())
@@ -166,7 +139,7 @@ def round_number(page) -> int:
 
 
 def play_to_the_end(page, base_url: str, game: str, game_id: int, table: Table) -> None:
-    check(page, game, 0)
+    check_sizes(page, game, 0, table.shot, score=True)
     for step in range(1, 400):
         if page.locator("#end").count():
             break
@@ -174,7 +147,7 @@ def play_to_the_end(page, base_url: str, game: str, game_id: int, table: Table) 
         table.seen.add(table.step(page))
         play.changed(page, version)
         assert page.locator("#error").count() == 0, page.locator("#error").inner_text()
-        check(page, game, step)
+        check_sizes(page, game, step, table.shot, score=True)
     else:
         raise AssertionError(f"{game}: no end after 400 steps: {sorted(table.seen)}")
     finish(page, game, step, table)
@@ -193,7 +166,7 @@ def finish(page, game: str, step: int, table: Table) -> None:
         row.locator("button").click()
         play.changed(page, version)
         step += 1
-        check(page, game, step)
+        check_sizes(page, game, step, table.shot, score=True)
     # The second seat wins the tie on spice: the winner's line names them.
     winner = page.locator("#end p.winner").inner_text()
     assert NAMES[1] in winner and NAMES[0] not in winner, winner
@@ -206,7 +179,7 @@ def finish(page, game: str, step: int, table: Table) -> None:
     corner.nth(2).locator("input[name=other]").fill("1")
     corner.nth(2).locator("button").click()
     play.changed(page, version)
-    check(page, game, step + 1)
+    check_sizes(page, game, step + 1, table.shot, score=True)
     assert page.locator("#end-entry form:has(input[value=corner])").count() == 0
 
 

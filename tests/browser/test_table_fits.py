@@ -7,18 +7,22 @@ two-player game with an Undo and a Redo in English. After every tap, at 1280x800
 800x1280, 1024x768 and 390x844: the page does not scroll, no text is wider than its box,
 every control of the question (the prompt's buttons and number-pad keys, the End of Round
 card, the Undo list, Undo and Redo; on a tablet the player's turn and the board's spaces
-too) is inside the viewport and is the element at its own centre, and the question's
-panels are whole, not cut by a panel's scroll. The live view of the same moment must fit
-1280x720, 1920x1080 and 390x844 with its score on screen. One screenshot a step (the
-sizes in turn) goes to test-artifacts/screens/ (git-ignored): look at them after a
-layout change. tests/browser/test_multiplayer_games.py does the same for the four- and
-three-player games to their end.
+too, on a phone the turn's Reveal) is inside the viewport and is the element at its own
+centre, and the question's panels are whole, not cut by a panel's scroll. The live view
+of the same moment must fit 1280x720, 1920x1080 and 390x844 with its score on screen. A
+screenshot for each kind of screen at each size, the first time it shows, and every
+failing one, go to test-artifacts/screens/ (git-ignored): look at them after a layout
+change. tests/browser/test_multiplayer_games.py does the same for the four- and
+three-player games to their end, test_language_sweep.py for the golden games in three
+languages.
 """
 
 from __future__ import annotations
 
 import random
 import re
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -36,6 +40,7 @@ SCREENS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
 SIZES = ((1280, 800), (800, 1280), (1024, 768), (390, 844))
 LIVE_SIZES = ((1280, 720), (1920, 1080), (390, 844))
 PHONE_WIDTH = 640
+ALL = (0, 1, 2, 3)  # every size's index
 # The question's panels: each must be whole on the screen when it shows.
 QUESTION = ("#prompt", "#round-end", "#board-changes", "#end", "#end-entry")
 HTML_LANG = {"en": "en", "ja": "ja", "ko": "ko"}
@@ -44,6 +49,43 @@ REVEAL = "#game .turn form:has(input[name=action][value=reveal]) button"
 # Run in the page: what breaks the "one screen" rule, as a list of sentences.
 FIT_PROBLEMS = (Path(__file__).parent / "fit_problems.js").read_text(encoding="utf-8")
 CONTROLS_IN_VIEW = (Path(__file__).parent / "controls_in_view.js").read_text(encoding="utf-8")
+# Both checks in one call (a round trip a size, not five): the question's panels shown
+# now must be whole; `score` adds the score on a tablet. Also says the kind of screen
+# (which question's parts show), to take one screenshot per kind and size.
+TABLE_CHECK = f"""([phone, question, score]) => {{
+  const shown = ({CONTROLS_IN_VIEW})(phone);
+  const needed = question.filter((q) => document.querySelector(q));
+  const fit = ({FIT_PROBLEMS})(phone || !score ? needed : ["#scoreboard table.score", ...needed]);
+  const parts = {{ pad: "#prompt [data-numpad]", prompt: "#prompt", "round-end": "#round-end",
+    changes: "#board-changes", turn: "#game .turn", rival: "#game .hagal-card",
+    end: "#end-entry" }};
+  const kind = Object.keys(parts).filter((k) => document.querySelector(parts[k])).join("+");
+  return {{ problems: [...shown.problems, ...fit], count: shown.count, kind: kind || "other" }};
+}}"""
+
+
+def check_sizes(
+    page, game: str, step: int, shot: set[tuple[str, int]], score: bool, at: Sequence[int] = ALL
+) -> str:
+    """At every size (the page is at the first; back to it after): no scrolling, nothing
+    clipped, the question whole and every control of it uncovered, in one evaluate a size.
+    A screenshot for each kind of screen at each size (of those `at`) the first time it
+    shows (`shot` remembers), and for every failure, to test-artifacts/screens/; the
+    kind of screen."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    for n, (width, height) in enumerate(SIZES):
+        if n:
+            page.set_viewport_size({"width": width, "height": height})
+        found = page.evaluate(TABLE_CHECK, [width < PHONE_WIDTH, list(QUESTION), score])
+        problems = found["problems"]
+        if (n in at and (found["kind"], n) not in shot) or problems:
+            shot.add((found["kind"], n))
+            name = f"{game}-{width}x{height}-{step:03d}-{found['kind']}.png"
+            page.screenshot(path=str(SCREENS / name))
+        assert found["count"] > 0, f"{game} step {step} at {width}x{height}: no control to check"
+        assert problems == [], f"{game} step {step} at {width}x{height}: {problems}"
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    return str(found["kind"])
 
 
 def choose_language(page, base_url: str, code: str) -> None:
@@ -54,29 +96,20 @@ def choose_language(page, base_url: str, code: str) -> None:
     page.wait_for_load_state()
 
 
-def check_table(page, game: str, step: int) -> None:
-    """At every size: no scrolling, nothing clipped, the question whole and uncovered."""
-    for n, (width, height) in enumerate(SIZES):
-        page.set_viewport_size({"width": width, "height": height})
-        phone = width < PHONE_WIDTH
-        shown = page.evaluate(CONTROLS_IN_VIEW, phone)
-        # On a phone the end's entries come first; the standings follow in the column.
-        needed = [q for q in QUESTION if page.locator(q).count() and not (phone and q == "#end")]
-        problems = shown["problems"] + page.evaluate(FIT_PROBLEMS, needed)
-        if n == step % len(SIZES) or problems:
-            page.screenshot(path=str(SCREENS / f"{game}-{width}x{height}-{step:02d}.png"))
-        assert problems == [], f"{game} step {step} at {width}x{height}: {problems}"
-    page.set_viewport_size({"width": 1280, "height": 800})
-
-
-def check_live(live, url: str, game: str, step: int) -> None:
-    """The live view of this moment: one screen at every size, its score on it."""
+def check_live(
+    live, url: str, game: str, step: int, shot: set[tuple[str, int]], kind: str, at=ALL
+) -> None:
+    """The live view of this moment: one screen at every size, its score on it; a
+    screenshot at each size (of those `at`) for each kind of table screen the first time
+    (`shot`), and for every failure."""
     live.goto(url)
     for n, (width, height) in enumerate(LIVE_SIZES):
         live.set_viewport_size({"width": width, "height": height})
         problems = live.evaluate(FIT_PROBLEMS, ["#scoreboard table.score"])
-        if n == step % len(LIVE_SIZES) or problems:
-            live.screenshot(path=str(SCREENS / f"live-{game}-{width}x{height}-{step:02d}.png"))
+        if (n in at and (f"live-{kind}", n) not in shot) or problems:
+            shot.add((f"live-{kind}", n))
+            name = f"live-{game}-{width}x{height}-{step:03d}-{kind}.png"
+            live.screenshot(path=str(SCREENS / name))
         assert problems == [], f"live {game} step {step} at {width}x{height}: {problems}"
 
 
@@ -113,7 +146,8 @@ def take_step(page, rng: random.Random, undo: bool) -> str:
 
 def play_round(page, base_url: str, game: str, setup: Setup, language: str, app) -> list[str]:
     """Play round 1 into round 2 in `language`, checking the table and the live view
-    before and after every tap; Undo at the first Agent turn after the first tap, then Redo."""
+    before and after every tap; Undo at the first Agent turn after the first tap, then Redo.
+    Prints the taps and their time (what a step's checks cost, for the README)."""
     with app.app_context():
         game_id = services.create_game(setup, app.extensions["catalog"])
     SCREENS.mkdir(parents=True, exist_ok=True)
@@ -124,9 +158,11 @@ def play_round(page, base_url: str, game: str, setup: Setup, language: str, app)
     live_url = f"{base_url}/games/{game_id}/live"
     rng = random.Random(1)
     steps: list[str] = []
+    shot: set[tuple[str, int]] = set()
+    started = time.perf_counter()
     for step in range(80):
-        check_table(page, game, step)
-        check_live(live, live_url, game, step)
+        kind = check_sizes(page, game, step, shot, score=False)
+        check_live(live, live_url, game, step, shot, kind)
         if round_number(page) >= 2:
             break
         version = page.locator("#game").get_attribute("data-version")
@@ -137,6 +173,8 @@ def play_round(page, base_url: str, game: str, setup: Setup, language: str, app)
             steps.append(take_step(page, rng, undo="undo" not in steps and len(steps) >= 1))
         play.changed(page, version)
     live.close()
+    spent = time.perf_counter() - started
+    print(f"{game}: {len(steps)} taps, {spent:.1f} s, {spent / (len(steps) + 1):.2f} s a step")
     assert round_number(page) == 2, steps
     return steps
 
