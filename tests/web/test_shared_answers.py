@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from jinja2_fragments.flask import render_blocks
+from jinja2_fragments.flask import render_block, render_blocks
 
 from companion import services
 from companion.rules.actions import PlaceAgent
@@ -100,12 +100,11 @@ def test_the_tap_that_made_a_version_and_the_stale_ones_share_one_render(
     stamp = game.stamp(game_id)
     first, second = places(game, game_id)[:2]
     made: list[int] = []
-    render = games_module.render_block
 
     def counted(template: str, block: str, **context: object) -> str:
         if block == "game":
             made.append(context["version"])  # type: ignore[arg-type]
-        return render(template, block, **context)
+        return render_block(template, block, **context)
 
     monkeypatch.setattr(games_module, "render_block", counted)
     devices = [game.app.test_client() for _ in range(4)]
