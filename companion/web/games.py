@@ -42,7 +42,9 @@ LIVE_BOARDS_KEPT = 64
 
 def install(app: Flask) -> None:
     """The live view's boards by game version: every screen that follows a game asks for
-    its board once a second, and it only changes when the game does."""
+    its board once a second, and it only changes when the game does. The table screen's
+    htmx answers by game version (web/answers.py): four devices at one table need the
+    same one after each change."""
     app.extensions["live_boards"] = LRU[tuple[object, ...], str](LIVE_BOARDS_KEPT)
     app.extensions["table_answers"] = Answers[tuple[str, str]]()
 
