@@ -474,9 +474,13 @@ def print_report(r: dict[str, Any]) -> None:
     if r["tablets_per_game"] > 1:
         print(
             f"server CPU per round ({r['tablets_per_game']} taps at once on one game, with "
-            f"the polls): {r['server_cpu_ms_per_round']} ms; the server runs them one at a "
-            "time (one interpreter), so on an idle machine the last tap of a round waits "
-            "about that long"
+            f"the polls): {r['server_cpu_ms_per_round']} ms"
+            + (
+                "; waitress runs them one at a time (one interpreter), so on an idle "
+                "machine the last tap of a round waits about that long"
+                if r["server"] == "waitress"
+                else ""
+            )
         )
     if r["postgres_cpu_s"] is not None:
         print(f"PostgreSQL's CPU (its processes, not in the server's): {r['postgres_cpu_s']} s")
