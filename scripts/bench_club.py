@@ -23,7 +23,9 @@ What it does:
    is refused (422); both are answers, counted apart from errors (5xx, no answer).
 4. Prints p50 and p99 of the taps and of the polls as the clients saw them, the answers
    by status, and the server's CPU time (its processes', user + system, over the run)
-   and memory (the largest resident set of its processes together, sampled).
+   and memory (the largest resident set of its processes together, sampled); with
+   several tablets per game also the server's CPU per round of taps (the run's CPU over
+   the rounds), which bounds from below how long the last tap of a round waits.
 
 The machine may be shared: wall-clock latencies then include other programs' work. The
 server's CPU time per tap does not, and is printed next to them.
@@ -434,6 +436,8 @@ def benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "server_cpu_s": round(cpu, 2),
         "server_cpu_share": round(cpu / wall, 2) if wall else 0.0,
         "server_cpu_ms_per_request": round(1000 * cpu / max(1, len(taps) + len(polls)), 2),
+        # One table's round: its tablets' taps at one moment, with the polls meanwhile.
+        "server_cpu_ms_per_round": round(1000 * cpu / max(1, len(taps) / args.tablets), 1),
         "server_peak_rss_mb": round(watch.peak / 2**20, 1),
         "client_cpu_s": round(client_cpu, 2),
         "postgres_cpu_s": None if postgres_cpu is None else round(postgres_cpu, 2),
@@ -467,6 +471,17 @@ def print_report(r: dict[str, Any]) -> None:
         f"server CPU: {r['server_cpu_s']} s ({r['server_cpu_share']:.0%} of one core), "
         f"{r['server_cpu_ms_per_request']} ms per request; peak memory {r['server_peak_rss_mb']} MB"
     )
+    if r["tablets_per_game"] > 1:
+        print(
+            f"server CPU per round ({r['tablets_per_game']} taps at once on one game, with "
+            f"the polls): {r['server_cpu_ms_per_round']} ms"
+            + (
+                "; waitress runs them one at a time (one interpreter), so on an idle "
+                "machine the last tap of a round waits about that long"
+                if r["server"] == "waitress"
+                else ""
+            )
+        )
     if r["postgres_cpu_s"] is not None:
         print(f"PostgreSQL's CPU (its processes, not in the server's): {r['postgres_cpu_s']} s")
     print(

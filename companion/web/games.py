@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
+from flask_wtf.csrf import generate_csrf
 from jinja2_fragments.flask import render_block, render_blocks
 
 from companion import services
@@ -20,6 +21,7 @@ from companion.rules.actions import IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.state import DIFFICULTIES, MODES
 from companion.web import forms
+from companion.web.answers import CSRF_MARK, ERROR_MARK, Answers, filled
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
 from companion.web.language import gettext as _
@@ -40,8 +42,11 @@ LIVE_BOARDS_KEPT = 64
 
 def install(app: Flask) -> None:
     """The live view's boards by game version: every screen that follows a game asks for
-    its board once a second, and it only changes when the game does."""
+    its board once a second, and it only changes when the game does. The table screen's
+    htmx answers by game version (web/answers.py): four devices at one table need the
+    same one after each change."""
     app.extensions["live_boards"] = LRU[tuple[object, ...], str](LIVE_BOARDS_KEPT)
+    app.extensions["table_answers"] = Answers[tuple[str, str]]()
 
 
 def catalog() -> Catalog:
@@ -77,14 +82,37 @@ def _table(
     cells = clock.cells(clock_of(view, catalog()), view.state, utc_now())
     shown = view.previous if htmx and tapped and not cells else None
     score = shown is None or score_changed(shown, view.state)
+    if htmx and not view.change:  # the screen as every device of the game sees it now
+        game, scoreboard = _shared_table(view, cells)
+        html = game + scoreboard if score else game
+        return filled(html, generate_csrf, error), status
     context = _context(view, error, log=not htmx, score=score)
     context["clock_cells"] = cells
-    if htmx:
+    if htmx:  # after Undo or Redo, with what it changed on the board
         blocks = ["game", "scoreboard_oob"] if score else ["game"]
         return render_blocks(TABLE, blocks, **context), status
     poll = url_for("games.version", game_id=view.id)
     follow = {"poll": poll, "fetch": url_for("games.show", game_id=view.id), "target": "#game"}
     return render_template(TABLE, follow=follow, **context), status
+
+
+def _shared_table(
+    view: services.GameView, cells: tuple[clock.ClockCell | None, ...]
+) -> tuple[str, str]:
+    """The table screen's game area and out-of-band scoreboard for htmx, made once per
+    game version for every device and request (web/answers.py): the answer to the tap
+    that made the version, stale taps' 409s and refusals, following screens' fetches."""
+
+    def render() -> tuple[str, str]:
+        context = _context(view, ERROR_MARK, log=False)
+        context |= {"clock_cells": cells, "csrf_token": lambda: CSRF_MARK}
+        return render_block(TABLE, "game", **context), render_block(
+            TABLE, "scoreboard_oob", **context
+        )
+
+    answers: Answers[tuple[str, str]] = current_app.extensions["table_answers"]
+    key = (str(get_locale()), request.script_root, cells)
+    return answers.answer((view.id, view.created), view.version, key, render)
 
 
 @bp.get("/")
