@@ -272,12 +272,13 @@ def _player(setup: Setup, catalog: Catalog, names: Names, house: House) -> list[
             )
         )
     if house.solari or house.spice:
+        spice = ngettext("%(n)s spice", "%(n)s spice", house.spice, n=house.spice)
         items.append(
             ngettext(
                 "Mercenary difficulty: take %(num)s Solari and %(spice)s.",
                 "Mercenary difficulty: take %(num)s Solari and %(spice)s.",
                 house.solari,
-                spice=ngettext("%(n)s spice", "%(n)s spice", house.spice, n=house.spice),
+                spice=spice,
             )
         )
     if "ix" in setup.sets:
@@ -445,6 +446,11 @@ def _ix_cards(catalog: Catalog) -> list[str]:
         c.copies for c in catalog.cards.values() if c.set == "ix" and c.kind == "imperium"
     )
     intrigue = sum(c.copies for c in catalog.intrigue.values() if c.set == "ix")
+    imperium_cards = ngettext(
+        "the %(num)s Rise of Ix Imperium card",
+        "the %(num)s Rise of Ix Imperium cards",
+        imperium,
+    )
     return [
         ngettext(
             "Shuffle the %(num)s Rise of Ix Intrigue card into the Intrigue deck and "
@@ -454,11 +460,7 @@ def _ix_cards(catalog: Catalog) -> list[str]:
             "%(imperium_cards)s into the Imperium deck, before you deal the Imperium Row "
             "(Rise of Ix rulebook p.3).",
             intrigue,
-            imperium_cards=ngettext(
-                "the %(num)s Rise of Ix Imperium card",
-                "the %(num)s Rise of Ix Imperium cards",
-                imperium,
-            ),
+            imperium_cards=imperium_cards,
         )
     ]
 

@@ -69,14 +69,13 @@ def import_games() -> ResponseReturnValue:
         imported = transfer.import_json(transfer.document_from_upload(raw), catalog())
     except transfer.ImportRefused as exc:
         return _message(str(exc), 422)
+    already = ngettext("%(num)d was already here", "%(num)d were already here", imported.skipped)
     return _message(
         ngettext(
             "Imported %(num)d game; %(already)s.",
             "Imported %(num)d games; %(already)s.",
             imported.added,
-            already=ngettext(
-                "%(num)d was already here", "%(num)d were already here", imported.skipped
-            ),
+            already=already,
         ),
         200,
     )

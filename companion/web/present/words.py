@@ -101,17 +101,16 @@ def _influence(reward: Reward) -> list[str]:
     if reward.vp:
         parts.append(ngettext("%(num)d Victory Point", "%(num)d Victory Points", reward.vp))
     if reward.influence and reward.influence_factions > 1:
+        different = ngettext(
+            "%(num)s different Faction", "%(num)s different Factions", reward.influence_factions
+        )
         parts.append(
             ngettext(
                 "+%(n)s Influence with each of %(different)s",
                 "+%(n)s Influence with each of %(different)s",
                 reward.influence,
                 n=reward.influence,
-                different=ngettext(
-                    "%(num)s different Faction",
-                    "%(num)s different Factions",
-                    reward.influence_factions,
-                ),
+                different=different,
             )
         )
     elif reward.influence:
