@@ -111,8 +111,7 @@ def _table(
     if htmx:
         regions = None if seen is None or before is None else _changed(view, seen, now)
         if regions is not None:
-            blocks = ["changed", "scoreboard_oob"] if score else ["changed"]
-            html = render_blocks(TABLE, blocks, changed=regions, **context)
+            html = render_block(TABLE, "changed", changed=regions, **context)
             return html, status, {"HX-Retarget": "#banner", "HX-Reswap": "outerHTML"}
         blocks = ["game", "scoreboard_oob"] if score else ["game"]
         return render_blocks(TABLE, blocks, **context), status
