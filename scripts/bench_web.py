@@ -261,7 +261,8 @@ class Client:
 
 
 def version_of(body: str) -> int:
-    found = re.search(r'id="game"[^>]*data-version="(\d+)"', body)
+    # the whole game area, or a tap's answer of what changed, led by the banner
+    found = re.search(r'id="(?:game|banner)"[^>]*data-version="(\d+)"', body)
     if not found:
         raise RuntimeError("no data-version in the answer")
     return int(found.group(1))

@@ -73,6 +73,26 @@
     openDrawer = null;
   });
 
+  // The answer to a tap of the table screen swaps in only the regions that changed
+  // (companion/web/games.py), always the banner, which carries the game's version: #game
+  // shows it (static/follow.js compares it), and every form of the game posts it (the
+  // forms of the regions left in place were drawn at an earlier version).
+  function bannerVersion() {
+    const banner = document.getElementById("banner");
+    return banner ? banner.dataset.version : undefined;
+  }
+  document.addEventListener("htmx:afterSwap", function () {
+    const game = document.getElementById("game");
+    const version = bannerVersion();
+    if (game && version !== undefined) game.dataset.version = version;
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    const version = bannerVersion();
+    const form = event.detail.elt;
+    if (version === undefined || !form.closest || !form.closest("#game")) return;
+    if (event.detail.parameters.has("version")) event.detail.parameters.version = version;
+  });
+
   // The "what now" column scrolls on its own when it holds more than fits (two Rivals'
   // cards, what else happened): it fades at its foot (static/app.css).
   function markMoreBelow() {

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
+from typing import cast
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, redirect, render_template, request, url_for
@@ -25,9 +27,10 @@ from companion.web.answers import CSRF_MARK, ERROR_MARK, Answers, filled
 from companion.web.htmx import alert, error_answer, is_htmx
 from companion.web.language import card_text, house_name, refusal
 from companion.web.language import gettext as _
-from companion.web.present import LOG_LINES, clock, page
+from companion.web.present import LOG_LINES, Page, clock, page
 from companion.web.present.fix import corrections
 from companion.web.present.panels import score_changed
+from companion.web.present.regions import Shown, changed, shown
 from companion.web.present.round_end import round_end as present_round_end
 from companion.web.present.round_end import rounds_ended
 from companion.web.present.story import newest_lines
@@ -38,6 +41,7 @@ TABLE = "games/table.html"
 FIX = "games/fix.html"
 LIVE = "games/live.html"
 LIVE_BOARDS_KEPT = 64
+SHOWN_KEPT = 256
 
 
 def install(app: Flask) -> None:
@@ -47,6 +51,9 @@ def install(app: Flask) -> None:
     same one after each change."""
     app.extensions["live_boards"] = LRU[tuple[object, ...], str](LIVE_BOARDS_KEPT)
     app.extensions["table_answers"] = Answers[tuple[str, str]]()
+    # What the table screen's regions showed, by game version and language: the answer to
+    # a tap compares them with what they show now (`_changed`).
+    app.extensions["shown_regions"] = LRU[tuple[object, ...], Shown](SHOWN_KEPT)
 
 
 def catalog() -> Catalog:
@@ -72,23 +79,53 @@ def _context(
     }
 
 
+def _shown_key(view: services.GameView, version: int) -> tuple[object, ...]:
+    return (view.id, view.created, version, str(get_locale()))
+
+
+def _remember(view: services.GameView, now: Shown) -> None:
+    """Keep what the table screen's regions show at this version, for the next tap's answer."""
+    current_app.extensions["shown_regions"].put(_shown_key(view, view.version), now)
+
+
+def _changed(view: services.GameView, seen: int, now: Shown) -> frozenset[str] | None:
+    """The regions of the table screen that differ from what the tapping screen shows: the
+    game at version `seen`, `view.previous`. None: the whole game area."""
+    kept: LRU[tuple[object, ...], Shown] = current_app.extensions["shown_regions"]
+    before = kept.get(_shown_key(view, seen))
+    if before is None and view.previous is not None:  # drawn long ago, or by another process
+        earlier = replace(view, state=view.previous, previous=None, change="")
+        before = shown(page(earlier, log=False, score=False))
+    return None if before is None else changed(before, now)
+
+
 def _table(
-    view: services.GameView, error: str | None = None, status: int = 200, tapped: bool = False
+    view: services.GameView,
+    error: str | None = None,
+    status: int = 200,
+    seen: int | None = None,
 ) -> ResponseReturnValue:
     """The table screen. For htmx, its game area, whose log drawer fetches the log when
-    opened, and the out-of-band scoreboard: in the answer to a tap of this screen
-    (`tapped`: it shows `view.previous`), only when the score changed or a turn clock runs."""
+    opened, and the out-of-band scoreboard. The answer to a tap of this screen (`seen`:
+    the version it showed, `view.previous`) carries only what changed: the banner with the
+    new version, the question and "what now", the other regions that changed (out of
+    band), and the scoreboard when the score changed or a turn clock runs."""
     htmx = is_htmx()
     cells = clock.cells(clock_of(view, catalog()), view.state, utc_now())
-    shown = view.previous if htmx and tapped and not cells else None
-    score = shown is None or score_changed(shown, view.state)
-    if htmx and not view.change:  # the screen as every device of the game sees it now
+    before = view.previous if htmx and seen is not None else None
+    score = before is None or bool(cells) or score_changed(before, view.state)
+    if htmx and before is None and not view.change:  # as every device of the game sees it
         game, scoreboard = _shared_table(view, cells)
-        html = game + scoreboard if score else game
-        return filled(html, generate_csrf, error), status
+        return filled(game + scoreboard, generate_csrf, error), status
     context = _context(view, error, log=not htmx, score=score)
     context["clock_cells"] = cells
-    if htmx:  # after Undo or Redo, with what it changed on the board
+    now = shown(cast(Page, context["p"]))
+    _remember(view, now)
+    if htmx:  # a tap of this screen, or Undo and Redo with what they changed on the board
+        regions = None if seen is None or before is None else _changed(view, seen, now)
+        if regions is not None:
+            html = render_block(TABLE, "changed", changed=regions, **context)
+            return html, status, {"HX-Retarget": "#banner", "HX-Reswap": "outerHTML"}
         blocks = ["game", "scoreboard_oob"] if score else ["game"]
         return render_blocks(TABLE, blocks, **context), status
     poll = url_for("games.version", game_id=view.id)
@@ -106,6 +143,7 @@ def _shared_table(
     def render() -> tuple[str, str]:
         context = _context(view, ERROR_MARK, log=False)
         context |= {"clock_cells": cells, "csrf_token": lambda: CSRF_MARK}
+        _remember(view, shown(cast(Page, context["p"])))
         return render_block(TABLE, "game", **context), render_block(
             TABLE, "scoreboard_oob", **context
         )
@@ -223,7 +261,7 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
             return redirect(url_for("games.fix", game_id=game_id), 303)
         after = change if change in ("undo", "redo") else None
         return redirect(url_for("games.show", game_id=game_id, after=after), 303)
-    return _fix(view) if on_fix_page else _table(view, tapped=True)
+    return _fix(view) if on_fix_page else _table(view, seen=expected)
 
 
 def _fresh(

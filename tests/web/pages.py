@@ -121,10 +121,79 @@ def urls(html: str) -> list[tuple[str, str, str]]:
 
 
 def version(html: str) -> int:
-    """The version of the game a table page or fragment was rendered from."""
-    found = re.search(r'id="(?:game|live)"[^>]*data-version="(\d+)"', html)
-    assert found, "no data-version on #game or #live"
+    """The version of the game a table page or fragment was rendered from (a tap's answer
+    of only what changed has it on the banner)."""
+    found = re.search(r'id="(?:game|live|banner)"[^>]*data-version="(\d+)"', html)
+    assert found, "no data-version on #game, #live or #banner"
     return int(found.group(1))
+
+
+VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+    | {"track", "wbr"}
+)
+
+
+class _Spans(HTMLParser):
+    """Where each element with an id starts and ends (offsets into the HTML) and which of
+    them are at the top level."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self._lines = [0]  # where each line starts (HTMLParser counts "\n" only)
+        self._lines += [i + 1 for i, c in enumerate(html) if c == "\n"]
+        self._open: list[tuple[str, str | None, int]] = []  # tag, id, start
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.top: list[str] = []
+        self.feed(html)
+        self.close()
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self._lines[line - 1] + column
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        start = self._offset()
+        ident = dict(attrs).get("id")
+        if tag in VOID:
+            if ident is not None:
+                end = start + len(self.get_starttag_text() or "")
+                self.spans[ident] = (start, end)
+                if not self._open:
+                    self.top.append(ident)
+            return
+        self._open.append((tag, ident, start))
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            opened, ident, start = self._open.pop()
+            if opened == tag:
+                break
+        else:
+            return
+        if ident is not None:
+            end = self._offset() + len(f"</{tag}>")
+            self.spans[ident] = (start, end)
+            if not self._open:
+                self.top.append(ident)
+
+
+def swap_in(page: str, answer: str) -> str:
+    """`page` after htmx swaps `answer` into it, as the table screen's answers are made:
+    each element at the answer's top level takes the place of the page's element with its
+    id (the answer's target, or out of band)."""
+    found = _Spans(answer)
+    assert found.top, "nothing to swap in"
+    spans = _Spans(page).spans
+    at = {}
+    for ident in found.top:
+        assert ident in spans, f"#{ident} is not on the page"
+        at[spans[ident]] = ident
+    for (start, end), ident in sorted(at.items(), reverse=True):  # distinct regions
+        new_start, new_end = found.spans[ident]
+        new = answer[new_start:new_end].replace(' hx-swap-oob="true"', "", 1)
+        page = page[:start] + new + page[end:]
+    return page
 
 
 def csrf_meta(html: str) -> str:
@@ -165,3 +234,15 @@ def form_for(action: Action) -> dict[str, str]:
         else:
             form[f.name] = str(value)
     return form
+
+
+def tapped(shown: str, answer: str) -> str:
+    """The table screen `shown` after htmx swaps in the answer to its tap, and
+    static/app.js gives #game the banner's version."""
+    after = swap_in(shown, answer)
+    return re.sub(
+        r'(<main id="game"[^>]*data-version=")\d+',
+        lambda m: m.group(1) + str(version(answer)),
+        after,
+        count=1,
+    )

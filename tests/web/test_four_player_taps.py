@@ -70,7 +70,8 @@ def _next_action(state: GameState, rng: random.Random) -> tuple[str, Action]:
 
 def _tap(game: GameActions, fragment: str, action: Action) -> str:
     """Post the form of the current table fragment that sends `action` (a number pad's
-    key or a choice's button fills in its `option`); the new fragment."""
+    key or a choice's button fills in its `option`); the fragment with the answer swapped
+    in."""
     wanted = pages.form_for(action)
     found = [
         form
@@ -78,9 +79,10 @@ def _tap(game: GameActions, fragment: str, action: Action) -> str:
         if all(form.fields.get(k, v) == v for k, v in wanted.items() if k != "option")
     ]
     assert found, f"no form on the table screen for {action!r}"
-    response = game.post(found[0].action, {**found[0].fields, **wanted}, htmx=True)
+    shown = {"version": str(pages.version(fragment))}  # what static/app.js posts
+    response = game.post(found[0].action, {**found[0].fields, **wanted, **shown}, htmx=True)
     assert response.status_code == 200, response.get_data(as_text=True)[:2000]
-    return response.get_data(as_text=True)
+    return pages.tapped(fragment, response.get_data(as_text=True))
 
 
 def play_rounds(game: GameActions, count: int) -> list[Round]:

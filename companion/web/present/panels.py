@@ -78,12 +78,14 @@ def vp_note(state: GameState, note: str) -> str:
 def score(state: GameState) -> ScoreView:
     """Each house's VP with its ledger, and the Influence tracks with the Alliances."""
     ledger: dict[str, list[tuple[int, str, str, str]]] = {h.id: [] for h in state.houses}
+    words: dict[tuple[str, str], tuple[str, str]] = {}  # a game's VP come from few sources
     for entry in state.ledger:
-        source = VP_SOURCES.get(entry.source)
-        note = vp_note(state, entry.note)
-        ledger[entry.house].append(
-            (entry.round, str(source or entry.source), note, f"{entry.delta:+d}")
-        )
+        said = words.get((entry.source, entry.note))
+        if said is None:
+            source = VP_SOURCES.get(entry.source)
+            said = (entry.source if source is None else str(source), vp_note(state, entry.note))
+            words[(entry.source, entry.note)] = said
+        ledger[entry.house].append((entry.round, *said, f"{entry.delta:+d}"))
     influence = []
     for faction in FACTIONS:
         holder = state.alliances.get(faction)
