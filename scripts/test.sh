@@ -24,4 +24,8 @@ python3 -m venv .venv
 .venv/bin/python -m companion.cards
 # Every core: pytest-xdist runs one worker a core, a test file per worker at a time (its
 # module fixtures, a browser or a played game, made once).
-.venv/bin/python -m pytest -n auto --dist loadfile "$@"
+# --tb=native: Python 3.11.7 can raise "SystemError: AST constructor recursion depth
+# mismatch" while pytest parses the source of a failing browser test's traceback (Playwright
+# runs in a greenlet), which crashes the worker and hides the failure; the plain traceback
+# needs no parsing (pytest-dev/pytest#10763, pytest-dev/pytest-cov#606).
+.venv/bin/python -m pytest -n auto --dist loadfile --tb=native "$@"
