@@ -137,8 +137,9 @@ def _shared_table(
     view: services.GameView, cells: tuple[clock.ClockCell | None, ...]
 ) -> tuple[str, str]:
     """The table screen's game area and out-of-band scoreboard for htmx, made once per
-    game version for every device and request (web/answers.py): the answer to the tap
-    that made the version, stale taps' 409s and refusals, following screens' fetches."""
+    game version for every device and request (web/answers.py): stale taps' 409s,
+    refusals and following screens' fetches (the tap that made the version gets only the
+    regions it changed). The render also keeps what its regions show, for the next tap."""
 
     def render() -> tuple[str, str]:
         context = _context(view, ERROR_MARK, log=False)
