@@ -42,7 +42,7 @@ from flask_babel import gettext as _
 from companion.cards import i18n as card_i18n
 from companion.cards import languages as card_languages
 from companion.rules.actions import IllegalAction
-from companion.rules.i18n import Listing, Message, Name
+from companion.rules.i18n import Listing, Message, Name, Plural, counted
 from companion.web import wording as wording_rules
 from companion.web.htmx import error_answer
 
@@ -232,9 +232,7 @@ def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
     """Flask-Babel's `ngettext` (`num` is the count, and a value unless given), filled as
     `gettext` fills."""
     values.setdefault("num", num)
-    text = Message(singular if num == 1 else plural, **values)
-    text.template, text.plural, text.number = singular, plural, num
-    return translated(text)
+    return translated(counted(Plural(singular, plural), num, **values))
 
 
 def page_locale() -> str:
