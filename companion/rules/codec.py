@@ -92,8 +92,9 @@ def decode_setup(data: Mapping[str, Any]) -> Setup:
         known = {f.name for f in fields(Options)}
         if set(options) - known or not all(isinstance(v, bool) for v in options.values()):
             raise IllegalAction(N_("Unknown or malformed options."))
-        # Games stored before the round-end step played on without the tap.
-        options = {"round_end": False, **options}
+        # Games stored before the round-end step played on without the tap, and asked the
+        # strengths in seat order.
+        options = {"round_end": False, "strengths_from_first": False, **options}
         difficulty = data.get("difficulty")
         if difficulty is not None and difficulty not in DIFFICULTIES:
             raise IllegalAction(N_("Unknown difficulty."))

@@ -116,9 +116,12 @@ def _next_turn(draft: Draft, after: str | None) -> None:
     draft.turn = None
     draft.phase = "combat"
     draft.emit("phase", None, phase="combat")
+    humans = draft.humans()
+    # From the First Player clockwise, as they play Combat Intrigue cards [RB p.11].
+    asked = draft.order() if draft.setup.options.strengths_from_first else humans
     draft.queue[0:0] = [
         Task("combat_bonus"),
-        *(Task("strength", h) for h in draft.humans()),
+        *(Task("strength", h) for h in asked if h in humans),
         Task("resolve"),
     ]
 

@@ -58,6 +58,10 @@ class Options:
     # chores come before the next round's Rival turns. Logs stored before this step
     # existed have no such tap: `codec.decode_setup` turns it off for them.
     round_end: bool = True
+    # Combat asks the players' strengths from the First Player clockwise, the order in which
+    # they play Combat Intrigue cards [RB p.11]. Logs stored before this step asked them in
+    # seat order: `codec.decode_setup` turns it off for them, so they replay as played.
+    strengths_from_first: bool = True
     # Show each player's thinking time (companion/clock.py); changes no rule.
     turn_clock: bool = False
 

@@ -18,7 +18,8 @@ import pytest
 from companion.cards import default_root
 from companion.lookup.rulings import load_rulings
 from companion.rules.actions import Adjust, Choose, CornerTheMarket, Freighter, SetTiebreak
-from companion.rules.engine import apply
+from companion.rules.codec import decode_setup, encode_setup
+from companion.rules.engine import apply, new_game
 from companion.rules.scoring import final_ranking
 from companion.rules.state import GameState
 from companion.rules.text import describe
@@ -30,6 +31,7 @@ from tests.rules.helpers import (
     house,
     kinds,
     multiplayer,
+    multiplayer_setup,
     place,
     reveal,
     run,
@@ -303,6 +305,37 @@ def test_every_player_is_asked_their_strength_and_no_house_reveals_swords():
         s = answer(s, 1)
     assert asked == ["p1", "p2", "p3", "p4"]
     assert "swords" not in [e.kind for e in s.log]
+
+
+def strengths_asked(s: GameState) -> list[str]:
+    asked = []
+    while s.prompt is not None and s.prompt.kind == "strength":
+        asked.append(s.prompt.house)
+        s = answer(s, 1)
+    return asked
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_strengths_are_asked_from_the_first_player_clockwise(players):
+    """RB p.11 Combat Intrigue Cards: "Starting with the player who has the First Player
+    marker and continuing clockwise, each player ... may play any number of Combat Intrigue
+    cards": the table settles its strengths in that order, so the app asks them so."""
+    s = to_strengths(multiplayer(players, first_player=2), "siege_of_arrakeen")
+    expected = ["p3", "p4", "p1", "p2"] if players == 4 else ["p3", "p1", "p2"]
+    assert strengths_asked(s) == expected
+
+
+def test_a_game_stored_before_that_order_asks_in_seat_order_as_it_was_played():
+    """A log stored without the option replays as it was played (codec.decode_setup): its
+    answers were given p1 first, and replaying them in another order would hand each
+    player another's strength."""
+    setup = multiplayer_setup(4, first_player=2)
+    data = encode_setup(setup)
+    del data["options"]["strengths_from_first"]
+    old = decode_setup(data)
+    assert not old.options.strengths_from_first
+    s = to_strengths(new_game(old, catalog()), "siege_of_arrakeen")
+    assert strengths_asked(s) == ["p1", "p2", "p3", "p4"]
 
 
 # -- Influence and Alliances (FAQ "Alliance") --------------------------------------------------

@@ -267,8 +267,9 @@ def test_every_ruling_has_a_sentence_and_an_explanation_page():
 
 
 def test_every_setting_defaults_to_off():
-    """False is the default reading for every option, so old games keep theirs; the one
-    exception is the round-end step, on for new games, which `codec.decode_setup` turns
-    off for setups stored before it existed."""
-    assert {f.name for f in fields(Options) if f.default is not False} == {"round_end"}
+    """False is the default reading for every option, so old games keep theirs; the
+    exceptions are the round-end step and the strengths asked from the First Player, on
+    for new games, which `codec.decode_setup` turns off for setups stored before them."""
+    on = {f.name for f in fields(Options) if f.default is not False}
+    assert on == {"round_end", "strengths_from_first"}
     assert settle(ix_solo()).setup.options == Options()

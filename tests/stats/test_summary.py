@@ -114,10 +114,10 @@ def test_a_four_player_summary_has_the_starting_vp_the_tie_break_and_the_first_p
 
 
 def test_a_three_player_game_played_to_the_end_is_ranked_as_the_engine_ranks_it():
-    """Seed 4: two players end level on VP at the top and the spice they counted breaks the
-    tie [RB p.12 Endgame]; the summary ranks as the engine does. Nobody starts with VP in a
+    """Seed 8: the three players end level on VP and the spice they counted breaks the tie
+    [RB p.12 Endgame]; the summary ranks as the engine does. Nobody starts with VP in a
     three-player game [RB p.4, G2]."""
-    final = played_game("3p", 4)
+    final = played_game("3p", 8)
     record = summarize(11, final, DAY, DAY)
     houses = _houses(record)
     assert (record["mode"], record["players"]) == ("3p", 3)
