@@ -23,6 +23,7 @@ from companion.web import (
     purchases,  # noqa: F401  (adds its routes to scan.bp)
     review,
     scan,
+    seats,
 )
 from companion.web.hosts import RefuseBadHosts
 from companion.web.htmx import add_vary, error_answer, is_htmx
@@ -34,6 +35,7 @@ def register(app: Flask) -> None:
     app.wsgi_app = RefuseBadHosts(app.wsgi_app)  # type: ignore[method-assign]
     language.install(app)  # compiles the catalogs the search index (games.install) reads
     app.register_blueprint(games.bp)
+    app.register_blueprint(seats.bp)  # whose screen this is
     games.install(app)
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)  # with the routes of web.purchases

@@ -35,6 +35,7 @@ from companion.web.present.round_end import round_end as present_round_end
 from companion.web.present.round_end import rounds_ended
 from companion.web.present.story import newest_lines
 from companion.web.present.titles import game_title, title_for
+from companion.web.seats import seat_of
 
 bp = Blueprint("games", __name__)
 TABLE = "games/table.html"
@@ -61,17 +62,21 @@ def catalog() -> Catalog:
 
 
 def _context(
-    view: services.GameView, error: str | None = None, log: bool = True, score: bool = True
+    view: services.GameView,
+    error: str | None = None,
+    log: bool = True,
+    score: bool = True,
+    seat: str | None = None,
 ) -> dict[str, object]:
     """What the table, corrections and live templates need: the page's content (without
-    the parts `log` and `score` leave out), the game's version its forms post, and the
-    game's URLs."""
+    the parts `log` and `score` leave out; as the screen of `seat`'s player, web/seats.py),
+    the game's version its forms post, and the game's URLs."""
     urls = {
         f"{name}_url": url_for(f"games.{name}", game_id=view.id)
         for name in ("act", "undo", "redo", "fix", "log")
     }
     return {
-        "p": page(view, log=log, score=score),
+        "p": page(view, log=log, score=score, seat=seat),
         "error": error,
         "version": view.version,
         "created": view.created,
@@ -79,23 +84,25 @@ def _context(
     }
 
 
-def _shown_key(view: services.GameView, version: int) -> tuple[object, ...]:
-    return (view.id, view.created, version, str(get_locale()))
+def _shown_key(view: services.GameView, version: int, seat: str | None) -> tuple[object, ...]:
+    return (view.id, view.created, version, str(get_locale()), seat)
 
 
-def _remember(view: services.GameView, now: Shown) -> None:
+def _remember(view: services.GameView, seat: str | None, now: Shown) -> None:
     """Keep what the table screen's regions show at this version, for the next tap's answer."""
-    current_app.extensions["shown_regions"].put(_shown_key(view, view.version), now)
+    current_app.extensions["shown_regions"].put(_shown_key(view, view.version, seat), now)
 
 
-def _changed(view: services.GameView, seen: int, now: Shown) -> frozenset[str] | None:
-    """The regions of the table screen that differ from what the tapping screen shows: the
-    game at version `seen`, `view.previous`. None: the whole game area."""
+def _changed(
+    view: services.GameView, seen: int, seat: str | None, now: Shown
+) -> frozenset[str] | None:
+    """The regions of the table screen that differ from what the tapping screen (`seat`'s)
+    shows: the game at version `seen`, `view.previous`. None: the whole game area."""
     kept: LRU[tuple[object, ...], Shown] = current_app.extensions["shown_regions"]
-    before = kept.get(_shown_key(view, seen))
+    before = kept.get(_shown_key(view, seen, seat))
     if before is None and view.previous is not None:  # drawn long ago, or by another process
         earlier = replace(view, state=view.previous, previous=None, change="")
-        before = shown(page(earlier, log=False, score=False))
+        before = shown(page(earlier, log=False, score=False, seat=seat))
     return None if before is None else changed(before, now)
 
 
@@ -112,17 +119,18 @@ def _table(
     band), and the scoreboard when the score changed or a turn clock runs."""
     htmx = is_htmx()
     cells = clock.cells(clock_of(view, catalog()), view.state, utc_now())
+    seat = seat_of(view)
     before = view.previous if htmx and seen is not None else None
     score = before is None or bool(cells) or score_changed(before, view.state)
     if htmx and before is None and not view.change:  # as every device of the game sees it
-        game, scoreboard = _shared_table(view, cells)
+        game, scoreboard = _shared_table(view, cells, seat)
         return filled(game + scoreboard, generate_csrf, error), status
-    context = _context(view, error, log=not htmx, score=score)
+    context = _context(view, error, log=not htmx, score=score, seat=seat)
     context["clock_cells"] = cells
     now = shown(cast(Page, context["p"]))
-    _remember(view, now)
+    _remember(view, seat, now)
     if htmx:  # a tap of this screen, or Undo and Redo with what they changed on the board
-        regions = None if seen is None or before is None else _changed(view, seen, now)
+        regions = None if seen is None or before is None else _changed(view, seen, seat, now)
         if regions is not None:
             html = render_block(TABLE, "changed", changed=regions, **context)
             return html, status, {"HX-Retarget": "#banner", "HX-Reswap": "outerHTML"}
@@ -134,23 +142,24 @@ def _table(
 
 
 def _shared_table(
-    view: services.GameView, cells: tuple[clock.ClockCell | None, ...]
+    view: services.GameView, cells: tuple[clock.ClockCell | None, ...], seat: str | None
 ) -> tuple[str, str]:
     """The table screen's game area and out-of-band scoreboard for htmx, made once per
-    game version for every device and request (web/answers.py): stale taps' 409s,
+    game version for every device (of one seat, web/seats.py) and request
+    (web/answers.py): stale taps' 409s,
     refusals and following screens' fetches (the tap that made the version gets only the
     regions it changed). The render also keeps what its regions show, for the next tap."""
 
     def render() -> tuple[str, str]:
-        context = _context(view, ERROR_MARK, log=False)
+        context = _context(view, ERROR_MARK, log=False, seat=seat)
         context |= {"clock_cells": cells, "csrf_token": lambda: CSRF_MARK}
-        _remember(view, shown(cast(Page, context["p"])))
+        _remember(view, seat, shown(cast(Page, context["p"])))
         return render_block(TABLE, "game", **context), render_block(
             TABLE, "scoreboard_oob", **context
         )
 
     answers: Answers[tuple[str, str]] = current_app.extensions["table_answers"]
-    key = (str(get_locale()), request.script_root, cells)
+    key = (str(get_locale()), request.script_root, cells, seat)
     return answers.answer((view.id, view.created), view.version, key, render)
 
 

@@ -235,6 +235,15 @@ def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
     return translated(counted(Plural(singular, plural), num, **values))
 
 
+def npgettext(context: str, singular: str, plural: str, num: int, **values: object) -> str:
+    """`ngettext` for a catalog entry of its own, told apart by `context` (pybabel's
+    `npgettext` keyword): an amount as a label ("Koszt: 1 woda") where the same English
+    as the object of a verb reads "zapłać 1 wodę" in Polish. Its values are numbers."""
+    values.setdefault("num", num)
+    wording: str = page_translations().unpgettext(context, singular, plural, num)
+    return wording % values
+
+
 def page_locale() -> str:
     """The page's locale for Babel's formatting (English outside a request)."""
     return str(get_locale() or DEFAULT) if has_request_context() else DEFAULT

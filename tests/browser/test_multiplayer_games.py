@@ -245,9 +245,10 @@ def test_four_devices_tapping_the_same_turn_at_once_land_one_tap(app, base_url):
 
 
 def test_a_player_takes_their_turn_on_a_phone_and_the_tablet_follows(app, base_url):
-    """A phone (390x844 portrait) on the table screen says whose turn it is and, on that
-    player's turn, has the board to tap; the tablet follows within the poll's second, and
-    the phone follows the tablet's tap the same way (static/follow.js)."""
+    """A phone (390x844 portrait) made the second player's screen (web/seats.py) says
+    whose turn it is and, on that player's turn, has the board to tap; the tablet follows
+    within the poll's second, and the phone follows the tablet's tap the same way
+    (static/follow.js), then waits on the others' turns with no space to tap."""
     from playwright.sync_api import sync_playwright
 
     game_id = new_game(app, 4, ix=True)
@@ -261,6 +262,10 @@ def test_a_player_takes_their_turn_on_a_phone_and_the_tablet_follows(app, base_u
         for device in (phone, tablet):
             device.goto(url)
             device.wait_for_selector("#game[data-version='0']")
+        phone.locator("a.seat-link").click()  # "This screen: the whole table"
+        phone.locator("a.seat-choice", has_text=NAMES[1]).click()
+        phone.wait_for_selector("#game[data-version='0']")
+        assert NAMES[1] in phone.locator("a.seat-link").inner_text()
         # The second seat holds the First Player marker: the banner names them.
         banner = phone.locator("#game .banner h1")
         assert NAMES[1] in banner.inner_text()
@@ -274,10 +279,14 @@ def test_a_player_takes_their_turn_on_a_phone_and_the_tablet_follows(app, base_u
         tablet.wait_for_selector("#game[data-version='1']", timeout=2500)
         taken = tablet.locator("#game .space.occupied", has_text=name)
         assert taken.locator(f".chip.c-{COLORS[1]}").count() == 1
-        # Now the third seat's turn, taken on the tablet: the phone follows.
+        # Now the third seat's turn: the phone waits for it, with no space to tap.
         assert NAMES[2] in tablet.locator("#game .banner h1").inner_text()
+        assert NAMES[2] in phone.locator("#waiting h2").inner_text()
+        assert phone.locator("#game button.space-button").count() == 0
+        # Taken on the tablet: the phone follows.
         tablet.locator(REVEAL).click()
         tablet.wait_for_selector("#game[data-version='2']")
         phone.wait_for_selector("#game[data-version='2']", timeout=2500)
         assert NAMES[3] in banner.inner_text()
+        assert NAMES[3] in phone.locator("#waiting h2").inner_text()
         browser.close()

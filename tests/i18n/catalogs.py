@@ -51,12 +51,17 @@ def messages(locale: str, domain: str = "messages") -> list[Message]:
 def extracted_messages() -> tuple[tuple[str | tuple[str, ...], str], ...]:
     """Every message `pybabel extract -F babel.cfg` finds in the code and templates now (a
     plural entry as its ids), with where ("file:line")."""
+    return tuple((m, where) for m, _context, where in extracted_entries())
+
+
+def extracted_entries() -> tuple[tuple[str | tuple[str, ...], str | None, str], ...]:
+    """`extracted_messages` with each entry's context (npgettext's; None for most)."""
     with (ROOT / "babel.cfg").open(encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)  # type: ignore[no-untyped-call]
     found = extract_from_dir(
         str(ROOT), method_map, options_map, keywords=KEYWORDS, directory_filter=_skip_venv
     )
-    return tuple((m, f"{f}:{line}") for f, line, m, _c, _x in found)
+    return tuple((m, context, f"{f}:{line}") for f, line, m, _c, context in found)
 
 
 def extracted_ids() -> frozenset[str]:

@@ -31,7 +31,7 @@ from companion.cards.index import KIND_NAMES
 from companion.db import db
 from companion.web import games as games_module
 from companion.web.language import LANGUAGES, TRANSLATIONS
-from tests.i18n.catalogs import extracted_messages
+from tests.i18n.catalogs import extracted_entries
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM, GameActions
 
 PSEUDO = "eo"  # any locale Babel knows and the app has no catalog for
@@ -62,18 +62,22 @@ def _write_pseudo_catalog(pot: Path | None, mo: Path) -> None:
     """A catalog holding every message of `pot`, each translated by `pseudo`; `pot` None:
     every message the code and templates mark now (a message not yet extracted into
     messages.pot is a word the catalogs will have, not English left)."""
-    ids_found: list[str | tuple[str, ...]]
+    ids_found: list[tuple[str | tuple[str, ...], str | None]]  # id, context
     if pot is None:
-        ids_found = [m for m, _where in extracted_messages()]
+        ids_found = [(m, context) for m, context, _where in extracted_entries()]
     else:
         with pot.open("rb") as pot_file:
-            ids_found = [m.id if isinstance(m.id, str) else tuple(m.id) for m in read_po(pot_file)]
-        ids_found = [i for i in ids_found if i]
+            ids_found = [
+                (m.id if isinstance(m.id, str) else tuple(m.id), m.context)
+                for m in read_po(pot_file)
+            ]
+        ids_found = [(i, context) for i, context in ids_found if i]
     catalog = Catalog(locale=PSEUDO)
-    for message_id in ids_found:
+    for message_id, context in ids_found:
         ids = (message_id,) if isinstance(message_id, str) else message_id
         wrapped = tuple(pseudo(i) for i in ids)
-        catalog.add(message_id, wrapped[0] if isinstance(message_id, str) else wrapped)
+        string = wrapped[0] if isinstance(message_id, str) else wrapped
+        catalog.add(message_id, string, context=context)
     with mo.open("wb") as mo_file:
         write_mo(mo_file, catalog)
 

@@ -8,6 +8,7 @@ from companion.web.present import panels
 from companion.web.present.board import board, board_wide_problem
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import rounds_ended, waiting_round_end
+from companion.web.present.seats import waiting_for, waiting_lines
 from companion.web.present.standings import standings_lines as standings_in_words
 from companion.web.present.story import (
     banner,
@@ -17,18 +18,29 @@ from companion.web.present.story import (
     rival_turns,
     ruling_notes,
 )
-from companion.web.present.views import Chip, ConflictView, Page, SpaceView
+from companion.web.present.views import Chip, ConflictView, Page, SpaceView, chip
 
 __all__ = ["Chip", "ConflictView", "Page", "SpaceView", "page"]
 
 LOG_LINES = 60  # the table shows the newest lines; the whole log stays in the state
 
 
-def page(view: GameView, log: bool = True, score: bool = True) -> Page:
+def page(view: GameView, log: bool = True, score: bool = True, seat: str | None = None) -> Page:
     """The table screen's content (the live view and the Fix page show parts of it);
-    without `log` or `score`, the parts a tap's answer leaves out (None)."""
+    without `log` or `score`, the parts a tap's answer leaves out (None). `seat`: the
+    player this screen is (web/seats.py), None for the whole table's screen."""
     state = view.state
     headline, detail, acting = banner(state)
+    prompt = prompt_view(state)
+    awaited = waiting_for(state, seat)
+    mine = state.house(seat) if seat is not None else None
+    waiting: tuple[str, ...] = ()
+    if awaited is not None and mine is not None:  # another player's turn or question
+        waiting = waiting_lines(state, awaited, mine, prompt.question if prompt else "")
+        prompt = None
+        detail = ""  # what to tap is for the other player's screen
+    # The buttons of the player this screen taps for: the acting one, else its own.
+    tapping = acting if awaited is None else mine
     turns, other = rival_turns(state)
     standings = final_ranking(state) if state.phase == "ended" else []
     changes = []
@@ -39,14 +51,14 @@ def page(view: GameView, log: bool = True, score: bool = True) -> Page:
     round_end = waiting_round_end(state)
     if round_end is not None:
         other = []  # the card lists what the Combat tap did, in the order to do it
-    columns = board(state)
+    columns = board(state, here=awaited is None)
     return Page(
         view=view,
         state=state,
         banner=headline,
         banner_detail=detail,
         acting=acting,
-        prompt=prompt_view(state),
+        prompt=prompt,
         phase=phase_name(state.phase),
         board=columns,
         board_problem=board_wide_problem(columns),
@@ -66,13 +78,15 @@ def page(view: GameView, log: bool = True, score: bool = True) -> Page:
         score=panels.score(state) if score else None,
         rivals=panels.rivals(state),
         purchases=panels.purchases(state),
-        tech=panels.tech(state, acting),
-        ix_turn=panels.ix_turn(state, acting),
-        card_effects=panels.card_effects(state, acting),
+        tech=panels.tech(state, tapping),
+        ix_turn=panels.ix_turn(state, tapping),
+        card_effects=panels.card_effects(state, tapping),
         corner=panels.corner(state),
         rulings=ruling_notes(state),
         round_end=round_end,
         change=view.change,
         board_changes=changes,
         rounds_ended=rounds_ended(state) if log else (),
+        seat=chip(mine) if mine is not None else None,
+        waiting=waiting,
     )

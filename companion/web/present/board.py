@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.rules.catalog import SpaceDef
+from companion.rules.catalog import Resources, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
-from companion.web.language import card_text, ngettext, translated
+from companion.web.language import card_text, npgettext, translated
 from companion.web.language import gettext as _
 from companion.web.language import lazy_word as _l
 from companion.web.present.views import Chip, SpaceView, chip
-from companion.web.present.words import faction_name, resources_words
+from companion.web.present.words import faction_name, listed
 
 AREAS = (
     ("emperor", _l("Emperor")),
@@ -43,15 +43,43 @@ def area_of(space: SpaceDef) -> str:
 COST_NOTES = {"2 to 5 spice": _l("2 to 5 spice")}
 
 
+# An amount on a space is a label: entries of their own (context "amount label"), as a
+# label and the object of "pay" differ in Polish ("1 woda" here, "zapłać 1 wodę").
+def solari_label(n: int) -> str:
+    return npgettext("amount label", "%(n)s Solari", "%(n)s Solari", n, n=n)
+
+
+def spice_label(n: int) -> str:
+    return npgettext("amount label", "%(n)s spice", "%(n)s spice", n, n=n)
+
+
+def water_label(n: int) -> str:
+    return npgettext("amount label", "%(n)s water", "%(n)s water", n, n=n)
+
+
+def amounts_label(amounts: Resources) -> str:
+    """'2 Solari, 1 spice' as a label on the board; "" for nothing."""
+    return listed(
+        [
+            label(n)
+            for n, label in (
+                (amounts.solari, solari_label),
+                (amounts.spice, spice_label),
+                (amounts.water, water_label),
+            )
+            if n
+        ]
+    )
+
+
 def cost_text(space: SpaceDef, state: GameState) -> str:
     """What a space costs, in the reader's language ("" when free)."""
     if space.id == "mentat":
-        cost = mentat_cost(state.setup)
-        return str(ngettext("%(n)s Solari", "%(n)s Solari", cost, n=cost))
+        return solari_label(mentat_cost(state.setup))
     if space.cost_note:
         note = COST_NOTES.get(space.cost_note)
         return str(note) if note is not None else space.cost_note
-    return resources_words(space.cost)
+    return amounts_label(space.cost)
 
 
 def requirement_text(space: SpaceDef) -> str:
@@ -65,16 +93,15 @@ def control_bonus_text(space: SpaceDef) -> str:
     bonus = space.control_bonus
     if not bonus:
         return ""
-    if bonus.solari:
-        return str(ngettext("%(n)s Solari", "%(n)s Solari", bonus.solari, n=bonus.solari))
-    return str(ngettext("%(n)s spice", "%(n)s spice", bonus.spice, n=bonus.spice))
+    return solari_label(bonus.solari) if bonus.solari else spice_label(bonus.spice)
 
 
-def board(state: GameState) -> Board:
+def board(state: GameState, here: bool = True) -> Board:
     """The board's columns of areas, each area with its spaces (an area with none in the
-    game's sets is left out)."""
+    game's sets is left out); `here`: this screen taps for the player whose turn it is (a
+    screen that is another player's shows the board untappable, web/seats.py)."""
     by_area: dict[str, list[SpaceView]] = {area: [] for area, _label in AREAS}
-    for space in spaces(state):
+    for space in spaces(state, here):
         by_area[space.area].append(space)
     labels = dict(AREAS)
     return tuple(
@@ -97,11 +124,11 @@ def board_wide_problem(columns: Board) -> str | None:
     return problems.most_common(1)[0][0] if problems else None
 
 
-def spaces(state: GameState) -> list[SpaceView]:
-    """Every space of the game's board; on a player's Agent turn, with why each one can't
-    be used (None where it can)."""
+def spaces(state: GameState, here: bool = True) -> list[SpaceView]:
+    """Every space of the game's board; on a player's Agent turn, shown on a screen that
+    taps for them (`here`), with why each one can't be used (None where it can)."""
     acting = state.house(state.turn) if state.turn else None
-    human_turn = acting is not None and acting.is_human and state.prompt is None
+    human_turn = here and acting is not None and acting.is_human and state.prompt is None
     problems = space_problems(state, acting.id) if human_turn and acting else {}
     # Infiltration [IX p.7]: an occupied space the acting player may still enter.
     infiltrable = (

@@ -264,6 +264,9 @@ class Page:
     ix_fields: tuple[tuple[str, object], ...] = IX_HOUSE_FIELDS
     # The rulings the last tap applied: sentence, and the rules page's kind and id.
     rulings: tuple[tuple[str, str, str], ...] = ()
+    seat: Chip | None = None  # the player this screen is (web/seats.py); None: the table's
+    # While the game waits for another player than this screen's: whom, and for what.
+    waiting: tuple[str, ...] = ()
 
     @property
     def factions(self) -> tuple[tuple[str, str], ...]:
