@@ -19,6 +19,7 @@ from companion.web import (
     exports,  # noqa: F401  (adds its routes to history.bp)
     games,
     history,
+    kept,
     language,
     purchases,  # noqa: F401  (adds its routes to scan.bp)
     review,
@@ -37,6 +38,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(seats.bp)  # whose screen this is
     games.install(app)
+    kept.install(app)  # the board's spaces and VP ledgers, drawn once per look
     app.register_blueprint(cards.bp)
     app.register_blueprint(scan.bp)  # with the routes of web.purchases
     app.register_blueprint(history.bp)  # with the routes of web.exports
