@@ -25,7 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 GAME_SETS = ("base", "ix")  # the card sets a game may be played with
 csrf = CSRFProtect()
 migrate = Migrate()
-babel = Babel()
 
 
 def _secret_key(instance: Path) -> str:
@@ -86,7 +85,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["state_cache"] = StateCache()
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
-    babel.init_app(app)
+    # A Babel of its own per app: Flask-Babel keeps the loaded catalogs in its Babel's
+    # domain by locale alone, so apps sharing one would share them (a test's app with a
+    # catalog directory of its own handed its Japanese plural rule to every later app).
+    Babel(app)
     Htmx(app)
     # Games filter the catalog by their Setup's sets, so base games play as before.
     app.extensions["catalog"] = load_catalog(Path(app.config["CARD_DB_PATH"]), GAME_SETS)

@@ -192,3 +192,22 @@ def test_a_factions_name_in_the_log_is_translated(app: Flask) -> None:
     with app.test_request_context("/", headers={"Accept-Language": "ja"}):
         line = sentence(gain, state, get_translations())
     assert "フレイメンへの影響力 0 → 1" in line
+
+
+def test_an_apps_catalogs_are_its_own(tmp_path: Path) -> None:
+    """Each app has its own Babel: Flask-Babel keeps loaded catalogs by locale alone, so
+    an app with a catalog directory of its own (which has no messages catalog, and whose
+    empty catalog's English plural rule Flask-Babel copies over Japanese's) must not hand
+    its Japanese to the next app: with a shared Babel, "3 spice" stayed English after it."""
+    from tests.web.conftest import dispose, make_app
+
+    other = make_app(BABEL_TRANSLATION_DIRECTORIES=f"{TRANSLATIONS};{tmp_path}")
+    with other.test_request_context(headers={"Accept-Language": "ja"}):
+        # That app's catalogs as Flask-Babel merges them: the empty one's rule last.
+        assert get_translations().plural(3) == 1
+    dispose(other)
+    app = make_app()
+    with app.test_request_context(headers={"Accept-Language": "ja"}):
+        assert get_translations().plural(3) == 0  # Japanese has one form [CLDR]
+        assert get_translations().ungettext("%(n)s spice", "%(n)s spice", 3) == "%(n)s香料"
+    dispose(app)
