@@ -18,7 +18,7 @@ from companion.web.present.seats import seats
 from companion.web.present.views import chip
 
 bp = Blueprint("seats", __name__)
-TABLE = "table"  # the whole table's screen: no player's
+WHOLE_TABLE = "table"  # the whole table's screen: no player's
 COOKIE_MAX_AGE = 7 * 24 * 3600  # a game night, and the week a game may stay on the table
 
 
@@ -55,10 +55,10 @@ def take(game_id: int, house: str) -> ResponseReturnValue:
     """Make this screen `house`'s (or the whole table's) and go back to the table."""
     view = services.load(game_id, _catalog())
     players = {h.id for h in seats(view.state)}
-    if house != TABLE and house not in players:
+    if house != WHOLE_TABLE and house not in players:
         return error_answer(404, _("This game has no such player."))
     response = redirect(url_for("games.show", game_id=game_id), 303)
-    if house == TABLE:
+    if house == WHOLE_TABLE:
         response.delete_cookie(_cookie(game_id))
     else:
         response.set_cookie(

@@ -8,7 +8,7 @@ from companion.web.present import panels
 from companion.web.present.board import board, board_wide_problem
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import rounds_ended, waiting_round_end
-from companion.web.present.seats import waiting_for, waiting_lines
+from companion.web.present.seats import seats, waiting_for, waiting_lines
 from companion.web.present.standings import standings_lines as standings_in_words
 from companion.web.present.story import (
     banner,
@@ -88,5 +88,6 @@ def page(view: GameView, log: bool = True, score: bool = True, seat: str | None 
         board_changes=changes,
         rounds_ended=rounds_ended(state) if log else (),
         seat=chip(mine) if mine is not None else None,
+        seat_choice=bool(seats(state)),
         waiting=waiting,
     )

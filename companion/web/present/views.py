@@ -265,6 +265,7 @@ class Page:
     # The rulings the last tap applied: sentence, and the rules page's kind and id.
     rulings: tuple[tuple[str, str, str], ...] = ()
     seat: Chip | None = None  # the player this screen is (web/seats.py); None: the table's
+    seat_choice: bool = False  # two or more players: a screen may be one player's
     # While the game waits for another player than this screen's: whom, and for what.
     waiting: tuple[str, ...] = ()
 
