@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import re
 import sqlite3
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -85,8 +85,9 @@ def test_the_history_filters_the_finished_games(game, client):
     assert f"/games/{duo}/summary" in by_leader
     future = client.get("/history?from=2999-01-01").get_data(as_text=True)
     assert "No finished game matches." in future
-    today = datetime.now().strftime("%Y-%m-%d")
-    # 60 minutes behind UTC (JavaScript's getTimezoneOffset), still the same two games.
+    # A viewer 60 minutes ahead of UTC (JavaScript's getTimezoneOffset -60) asks up to their
+    # own today, which is UTC's tomorrow from 23:00 UTC on: still the same two games.
+    today = (datetime.now(UTC) + timedelta(minutes=60)).strftime("%Y-%m-%d")
     shifted = client.get(f"/history?from=2000-01-01&to={today}&tz=-60").get_data(as_text=True)
     assert "2 finished games" in shifted
 
