@@ -46,7 +46,13 @@ class GameNotFound(LookupError):
 
 
 class StaleVersion(RuntimeError):
-    """The page was made from an older version of the game."""
+    """The page was made from an older version of the game. `now`: the game as it is,
+    when the check that found it stale had read it (the answer shows it without reading
+    the game again)."""
+
+    def __init__(self, game_id: int, now: GameView | None = None) -> None:
+        super().__init__(game_id)
+        self.now = now
 
 
 class OtherGame(LookupError):
@@ -143,13 +149,15 @@ def _stored(store: Storage, game_id: int) -> StoredGame:
     return game
 
 
+def _same(cached: CachedGame, game: StoredGame) -> bool:
+    """Whether the cached state is the stored game's at its version."""
+    return (cached.version, cached.created_at) == (game.version, game.created_at)
+
+
 def _load(store: Storage, game: StoredGame, catalog: Catalog) -> CachedGame:
     """The game's state at `game.version`; StaleVersion if it changed while reading."""
     cached = store.states.get(game.id)
-    if cached is not None and (cached.version, cached.created_at) == (
-        game.version,
-        game.created_at,
-    ):
+    if cached is not None and _same(cached, game):
         return cached
     events = store.games.events(game.id)
     # Another request may have committed between reading the game and its events.
@@ -188,7 +196,8 @@ def _posted_from(
     game = _stored(store, game_id)
     _check_identity(game_id, game.created_at, created)
     if expected is None or expected != game.version:
-        raise StaleVersion(game_id)
+        now = cached if cached is not None and _same(cached, game) else None
+        raise StaleVersion(game_id, None if now is None else _view(game_id, now))
     return _load(store, game, catalog)
 
 

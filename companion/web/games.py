@@ -43,6 +43,7 @@ FIX = "games/fix.html"
 LIVE = "games/live.html"
 LIVE_BOARDS_KEPT = 64
 SHOWN_KEPT = 256
+RETARGET = {"HX-Retarget": "#banner", "HX-Reswap": "outerHTML"}  # a tap's answer: see `_table`
 
 
 def install(app: Flask) -> None:
@@ -52,6 +53,7 @@ def install(app: Flask) -> None:
     same one after each change."""
     app.extensions["live_boards"] = LRU[tuple[object, ...], str](LIVE_BOARDS_KEPT)
     app.extensions["table_answers"] = Answers[tuple[str, str]]()
+    app.extensions["tap_answers"] = Answers[str]()  # what changed since a version: `_table`
     # What the table screen's regions showed, by game version and language: the answer to
     # a tap compares them with what they show now (`_changed`).
     app.extensions["shown_regions"] = LRU[tuple[object, ...], Shown](SHOWN_KEPT)
@@ -114,28 +116,41 @@ def _table(
 ) -> ResponseReturnValue:
     """The table screen. For htmx, its game area, whose log drawer fetches the log when
     opened, and the out-of-band scoreboard. The answer to a tap of this screen (`seen`:
-    the version it showed, `view.previous`) carries only what changed: the banner with the
-    new version, the question and "what now", the other regions that changed (out of
-    band), and the scoreboard when the score changed or a turn clock runs."""
+    the version it showed) carries only what changed: the banner with the new version,
+    the question and "what now", the other regions that changed (out of band), and the
+    scoreboard when the score changed or a turn clock runs. The tap that made the version
+    (`view.previous`: the game at `seen`) renders it and keeps it (web/answers.py) for the
+    stale taps of screens that showed the same version (their 409s)."""
     htmx = is_htmx()
     cells = clock.cells(clock_of(view, catalog()), view.state, utc_now())
     seat = seat_of(view)
+    taps: Answers[str] = current_app.extensions["tap_answers"]
+    since = (seen, str(get_locale()), request.script_root, cells, seat)
     before = view.previous if htmx and seen is not None else None
+    if htmx and seen is not None and before is None:  # a stale tap's 409
+        kept = taps.get((view.id, view.created), view.version, since)
+        if kept is not None:
+            return filled(kept, generate_csrf, error), status, RETARGET
     score = before is None or bool(cells) or score_changed(before, view.state)
     if htmx and before is None and not view.change:  # as every device of the game sees it
         game, scoreboard = _shared_table(view, cells, seat)
         return filled(game + scoreboard, generate_csrf, error), status
-    context = _context(view, error, log=not htmx, score=score, seat=seat)
+    shared = before is not None  # the tap that made this version: rendered to be kept
+    context = _context(view, ERROR_MARK if shared else error, log=not htmx, score=score, seat=seat)
     context["clock_cells"] = cells
+    if shared:
+        context["csrf_token"] = lambda: CSRF_MARK
     now = shown(cast(Page, context["p"]))
     _remember(view, seat, now)
-    if htmx:  # a tap of this screen, or Undo and Redo with what they changed on the board
+    if htmx:
         regions = None if seen is None or before is None else _changed(view, seen, seat, now)
         if regions is not None:
             html = render_block(TABLE, "changed", changed=regions, **context)
-            return html, status, {"HX-Retarget": "#banner", "HX-Reswap": "outerHTML"}
+            taps.put((view.id, view.created), view.version, since, html)
+            return filled(html, generate_csrf, error), status, RETARGET
         blocks = ["game", "scoreboard_oob"] if score else ["game"]
-        return render_blocks(TABLE, blocks, **context), status
+        html = render_blocks(TABLE, blocks, **context)
+        return (filled(html, generate_csrf, error) if shared else html), status
     poll = url_for("games.version", game_id=view.id)
     follow = {"poll": poll, "fetch": url_for("games.show", game_id=view.id), "target": "#game"}
     return render_template(TABLE, follow=follow, **context), status
@@ -261,9 +276,9 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
         else:
             action = forms.action_from(form)
             view = services.act(game_id, action, expected, catalog(), created=created)
-    except services.StaleVersion:
+    except services.StaleVersion as stale:
         message = _("The game changed on another screen (or you tapped twice): here it is now.")
-        return _fresh(game_id, message, 409, on_fix_page)
+        return _fresh(game_id, message, 409, on_fix_page, stale.now, expected)
     except IllegalAction as exc:
         return _fresh(game_id, refusal(exc), 422, on_fix_page)
     if not is_htmx():
@@ -275,14 +290,23 @@ def _change(game_id: int, change: str) -> ResponseReturnValue:
 
 
 def _fresh(
-    game_id: int, message: str, status: int, on_fix_page: bool = False
+    game_id: int,
+    message: str,
+    status: int,
+    on_fix_page: bool = False,
+    now: services.GameView | None = None,
+    seen: int | None = None,
 ) -> ResponseReturnValue:
-    """The game as it is now, with a message (GameNotFound, answered 404, if it is gone)."""
-    try:
-        view = services.load(game_id, catalog())
-    except services.StaleVersion:  # still changing under us: just say so
-        return alert(message), status
-    return _fix(view, message, status) if on_fix_page else _table(view, message, status)
+    """The game as it is now (`now`, when the refusal had read it), with a message
+    (GameNotFound, answered 404, if it is gone); to a stale tap of the table screen, which
+    showed version `seen`, only what changed since when another screen's tap was answered
+    so (`_table`)."""
+    if now is None:
+        try:
+            now = services.load(game_id, catalog())
+        except services.StaleVersion:  # still changing under us: just say so
+            return alert(message), status
+    return _fix(now, message, status) if on_fix_page else _table(now, message, status, seen)
 
 
 @bp.post("/games/<int:game_id>/actions")

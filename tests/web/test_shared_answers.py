@@ -2,7 +2,8 @@
 game version and shared (companion/web/answers.py). A device whose tap came too late, or
 that follows the game, sees the game as it is now, never a screen of an older version,
 in its own language, with its own session's CSRF token, and exactly what rendering the
-screen for that request gives."""
+screen for that request gives. A late tap of a screen that showed the version the
+applied tap was made on gets what that tap got: only what changed, swapped in."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from companion.web import games as games_module
 from companion.web.answers import CSRF_MARK, ERROR_MARK, Answers, filled
 from tests.web import pages
 from tests.web.conftest import HX, SOLO_FORM, GameActions
+from tests.web.test_table_parts import same_screen
 
 STALE = "The game changed on another screen (or you tapped twice): here it is now."
 CSRF_VALUE = re.compile(r'(name="csrf_token" value=")[^"]*(")')
@@ -60,17 +62,21 @@ def test_stale_devices_see_each_new_version_never_an_older_one(game: GameActions
     game_id = game.new_solo()
     stamp = game.stamp(game_id)
     devices = [game.app.test_client() for _ in range(4)]
+    shown = [d.get(f"/games/{game_id}", headers=HX).get_data(as_text=True) for d in devices]
     first, second = places(game, game_id)[:2]
     mine = first["space"]
-    # All four tap at version 0: the first is applied, the three others get version 1.
+    # All four tap at version 0: the first is applied, the three others get version 1,
+    # as the answer to the first gave it: what changed, swapped into their screens.
     answer = tap(devices[0], game_id, first, 0, stamp)
     assert answer.status_code == 200 and pages.version(answer.get_data(as_text=True)) == 1
-    for device in devices[1:]:
+    for device, screen in zip(devices[1:], shown[1:], strict=True):
         stale = tap(device, game_id, second, 0, stamp)
         body = stale.get_data(as_text=True)
-        assert stale.status_code == 409
+        assert stale.status_code == 409 and stale.headers["HX-Retarget"] == "#banner"
         assert pages.version(body) == 1 and not can_place(body, mine) and STALE in body
-        assert without_tokens(body) == rendered_now(game.app, game_id, STALE)
+        assert 'id="game"' not in body  # only what changed
+        now = same_screen(rendered_now(game.app, game_id, STALE))
+        assert same_screen(pages.tapped(screen, body)) == now
     assert game.event_count(game_id) == 1
     # Undo on the first device: a following screen's fetch and a tap made from the
     # version-1 screen both get version 2, where the space is free again.
@@ -99,11 +105,11 @@ def test_the_tap_that_made_a_version_and_the_stale_ones_share_one_render(
     game_id = game.new_solo()
     stamp = game.stamp(game_id)
     first, second = places(game, game_id)[:2]
-    made: list[int] = []
+    made: list[tuple[str, int]] = []
 
     def counted(template: str, block: str, **context: object) -> str:
-        if block == "game":
-            made.append(context["version"])  # type: ignore[arg-type]
+        if block in ("game", "changed"):
+            made.append((block, context["version"]))  # type: ignore[arg-type]
         return render_block(template, block, **context)
 
     monkeypatch.setattr(games_module, "render_block", counted)
@@ -112,7 +118,23 @@ def test_the_tap_that_made_a_version_and_the_stale_ones_share_one_render(
     assert [tap(d, game_id, second, 0, stamp).status_code for d in devices[1:]] == [409] * 3
     for device in devices:
         assert device.get(f"/games/{game_id}", headers=HX).status_code == 200
-    assert made == [1]
+    # The applied tap's answer (what changed) served the three late taps too; the
+    # following screens' fetches are one render of the whole game area.
+    assert made == [("changed", 1), ("game", 1)]
+
+
+def test_a_late_tap_of_an_older_screen_gets_the_whole_game_area(game: GameActions) -> None:
+    """What changed since the version the applied tap was made on is no answer for a
+    screen that showed an earlier one: it gets the whole game area as it is now."""
+    game_id = game.new_solo()
+    stamp = game.stamp(game_id)
+    first, second = places(game, game_id)[:2]
+    assert tap(game.client, game_id, first, 0, stamp).status_code == 200
+    assert game.undo(game_id, htmx=True, version=1).status_code == 200
+    late = game.app.test_client()
+    body = tap(late, game_id, second, 0, stamp).get_data(as_text=True)
+    assert pages.version(body) == 2 and 'id="game"' in body and STALE in body
+    assert without_tokens(body) == rendered_now(game.app, game_id, STALE)
 
 
 def test_a_refusal_shows_its_own_message_on_the_shared_screen(game: GameActions) -> None:
