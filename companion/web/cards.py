@@ -39,7 +39,7 @@ from companion.cards.search import Hit, parse_query, query_args
 from companion.lookup import Lookup, detail, load_lookup
 from companion.lookup.amounts import Amount, amounts
 from companion.rules.i18n import N_, Message, Name
-from companion.web import card_texts, language
+from companion.web import card_texts, locales
 from companion.web.htmx import error_answer, is_htmx
 from companion.web.language import gettext as _
 from companion.web.language import ngettext, translated
@@ -91,7 +91,7 @@ def _rules_link(_root: str, _language: str, kind: str, item_id: str, label: str)
 @bp.app_template_filter("amounts")  # cards/_macros.html's iconize()
 def shown_amounts(text: str) -> list[tuple[str, Amount | None]]:
     """`text` cut around its amounts, as the page's language writes them."""
-    return amounts(text, language.current().code)
+    return amounts(text, locales.current().code)
 
 
 def _not_found(message: str) -> ResponseReturnValue:
@@ -103,7 +103,7 @@ def _not_found(message: str) -> ResponseReturnValue:
 
 @bp.get("/cards")
 def index() -> ResponseReturnValue:
-    query = parse_query(request.args, language.current().code)
+    query = parse_query(request.args, locales.current().code)
     found = lookup().index.find(query)
     hits = found.hits
     show_all = request.args.get("all") == "1"
