@@ -2,7 +2,7 @@
 
 `load_card_languages(root)` gives, per locale of `SEARCH_LOCALES` whose `cards` catalog
 exists under `root` (companion/translations: <locale>/LC_MESSAGES/cards.po and the .mo the
-app compiles at start, companion.web.language.compile_catalogs), the catalog's gettext: an
+app compiles at start, companion.web.locales.compile_catalogs), the catalog's gettext: an
 English text of card_db in, its translation out (the text itself when untranslated). A .mo
 older than its .po, or missing, is compiled in memory from the .po, so the search never
 reads a stale catalog whichever of the app's start-up steps runs first; fuzzy entries are
@@ -24,7 +24,7 @@ from companion.cards.i18n import DOMAIN
 
 # The reader's language when no other is given, and the one card_db is written in.
 ENGLISH: Final[str] = "en"
-# The languages of the app besides English (companion.web.language.LANGUAGES), as the
+# The languages of the app besides English (companion.web.locales.LANGUAGES), as the
 # catalogs' folders name them.
 SEARCH_LOCALES: Final[tuple[str, ...]] = ("zh_Hans", "zh_Hant", "pl", "ja", "ko")
 TRANSLATIONS: Final[Path] = Path(__file__).resolve().parent.parent / "translations"

@@ -21,6 +21,7 @@ from companion.web import (
     history,
     kept,
     language,
+    locales,
     purchases,  # noqa: F401  (adds its routes to scan.bp)
     review,
     scan,
@@ -34,7 +35,8 @@ from companion.web.present import titles
 def register(app: Flask) -> None:
     """Attach the blueprints, error handlers and headers to the app."""
     app.wsgi_app = RefuseBadHosts(app.wsgi_app)  # type: ignore[method-assign]
-    language.install(app)  # compiles the catalogs the search index (games.install) reads
+    locales.install(app)  # compiles the catalogs the search index (games.install) reads
+    language.install(app)
     app.register_blueprint(games.bp)
     app.register_blueprint(seats.bp)  # whose screen this is
     games.install(app)

@@ -7,12 +7,12 @@ on the table screen), and `/c/<card-id>[/<copy>]` for the QR stickers on physica
 The full catalog (base and Rise of Ix) is loaded once when the blueprint is registered,
 into `app.extensions["card_catalog"]`, with its `companion.lookup.Lookup` (search index,
 rulings, what each page relates to) in `app.extensions["card_lookup"]`; games keep their
-own base catalog.
+own base catalog. What the pages write of an item in the reader's language (the filter
+menus, a result's matching text) is companion/web/card_texts.py's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
@@ -30,44 +30,19 @@ from flask import (
 from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 from flask_babel import get_locale
-from flask_babel import lazy_gettext as _l
 from jinja2_fragments.flask import render_block
 from markupsafe import Markup
 
-from companion.cards.concepts import ConceptDef, paragraphs
+from companion.cards.concepts import ConceptDef
 from companion.cards.index import CONCEPT, KIND_NAMES
-from companion.cards.search import (
-    ICON_NAMES,
-    INTRIGUE_TYPE_NAMES,
-    LEVELS,
-    ROMAN,
-    SET_NAMES,
-    Hit,
-    Item,
-    Text,
-    hagal_facts,
-    parse_query,
-    query_args,
-    space_facts,
-)
+from companion.cards.search import Hit, parse_query, query_args
 from companion.lookup import Lookup, detail, load_lookup
 from companion.lookup.amounts import Amount, amounts
-from companion.rules.catalog import (
-    FACTION_NAMES,
-    CardDef,
-    ConflictDef,
-    HagalCardDef,
-    IntrigueDef,
-    LeaderDef,
-    SpaceDef,
-    TechDef,
-)
 from companion.rules.i18n import N_, Message, Name
-from companion.web import language
+from companion.web import card_texts, locales
 from companion.web.htmx import error_answer, is_htmx
-from companion.web.language import card_text, ngettext, translated
 from companion.web.language import gettext as _
-from companion.web.present.words import listed, reward_words
+from companion.web.language import ngettext, translated
 
 bp = Blueprint("cards", __name__)
 INDEX: Final[str] = "cards/index.html"
@@ -116,168 +91,7 @@ def _rules_link(_root: str, _language: str, kind: str, item_id: str, label: str)
 @bp.app_template_filter("amounts")  # cards/_macros.html's iconize()
 def shown_amounts(text: str) -> list[tuple[str, Amount | None]]:
     """`text` cut around its amounts, as the page's language writes them."""
-    return amounts(text, language.current().code)
-
-
-# --- what the pages show ------------------------------------------------------------
-
-
-# The labels of an item's texts (companion/cards/search.py), as a result row shows them.
-TEXT_LABELS: Final = {
-    "Cost": _l("Cost"),
-    "Agent": _l("Agent"),
-    "Reveal": _l("Reveal"),
-    "Acquire": _l("Acquire"),
-    "Rules": _l("Rules"),
-    "Icons": _l("Icons"),
-    "Plot": _l("Plot"),
-    "Combat": _l("Combat"),
-    "Endgame": _l("Endgame"),
-    "Type": _l("Type"),
-    "1st": _l("1st"),
-    "2nd": _l("2nd"),
-    "3rd": _l("3rd"),
-    "Level": _l("Level"),
-    "Signet": _l("Signet"),
-    "Ability": _l("Ability"),
-    "As a Rival": _l("As a Rival"),
-    "Rival": _l("Rival"),
-    "Mark": _l("Mark"),
-    "Effects": _l("Effects"),
-    "Space": _l("Space"),
-    "Icon": _l("Icon"),
-    "Card": _l("Card"),
-    "Rule": _l("Rule"),
-    "Ruling": _l("Ruling"),
-    "Explanation": _l("Explanation"),
-}
-PLACES: Final = {"1st": "first", "2nd": "second", "3rd": "third"}
-
-
-def _shown(names: Mapping[str, str]) -> dict[str, str]:
-    """Each English name with its name in the reader's language."""
-    return {key: _(name) for key, name in names.items()}
-
-
-def _labels() -> dict[str, object]:
-    """Names for the filter menus and badges, in the reader's language."""
-    return {
-        "kinds": _shown(KIND_NAMES),
-        "sets": _shown(SET_NAMES),
-        "factions": _shown(FACTION_NAMES),
-        "icons": _shown(ICON_NAMES),
-        "intrigue_types": _shown(INTRIGUE_TYPE_NAMES),
-        "levels": [(n, _("Conflict %(level)s", level=ROMAN[n])) for n in LEVELS],
-        "roman": ROMAN,
-    }
-
-
-def _helpers(found: Lookup) -> dict[str, object]:
-    """What the templates call: texts written out from typed fields, names, labels, all in
-    the reader's language."""
-    english = found.space_names
-    names = {key: card_text(name) for key, name in english.items()}
-    return {
-        "reward_text": lambda w: reward_words(w, names),
-        "hagal_facts": _hagal_lines,
-        "snippet": lambda hit: snippet(hit, names),
-        "paragraphs": lambda text: paragraphs(card_text(text)),
-        "names": names,
-        "L": _labels(),
-    }
-
-
-def _hagal_lines(card: HagalCardDef) -> list[str]:
-    """What a House Hagal card does, sentence by sentence, in the reader's language."""
-    return [translated(f) for f in hagal_facts(card, lookup().space_names)]
-
-
-def snippet(hit: Hit, names: Mapping[str, str]) -> tuple[str, str] | None:
-    """A result row's matching text (label and text) in the reader's language: written
-    out again from the item's fields as companion/cards/search.py wrote it in English."""
-    text = hit.text
-    if text is None:
-        return None
-    label = TEXT_LABELS.get(text.label)
-    if text.label.startswith("Step "):
-        shown_label = _("Step %(n)s", n=text.label.removeprefix("Step "))
-    else:
-        shown_label = str(label) if label is not None else text.label
-    return shown_label, _snippet_text(hit.item, text, names)
-
-
-def _snippet_text(item: Item, text: Text, names: Mapping[str, str]) -> str:
-    """The texts search.py composes from typed fields, composed again in the reader's
-    language; a field's own text (an effect, an explanation) through the cards catalog."""
-    r = item.entry.record
-    label = text.label
-    if isinstance(r, CardDef):
-        return _card_text(r, label) or card_text(text.text)
-    if isinstance(r, IntrigueDef) and label == "Type":
-        return listed([_(INTRIGUE_TYPE_NAMES[t]) for t in r.types])
-    if isinstance(r, ConflictDef) and label in PLACES:
-        return reward_words(getattr(r, PLACES[label]), names)
-    if isinstance(r, ConflictDef) and label == "Level":
-        return str(_("Conflict %(level)s", level=ROMAN[r.level]))
-    if isinstance(r, LeaderDef):
-        return _leader_text(r, label) or card_text(text.text)
-    if isinstance(r, TechDef):
-        return _tech_text(r, label) or card_text(text.text)
-    if isinstance(r, SpaceDef):
-        return _space_text(r, label) or card_text(text.text)
-    if isinstance(r, HagalCardDef) and label == "Card":
-        return " ".join(_hagal_lines(r))
-    return card_text(text.text)  # a field's own text
-
-
-def _card_text(r: CardDef, label: str) -> str:
-    if label == "Cost" and r.cost is not None:
-        return str(ngettext("%(n)s Persuasion", "%(n)s Persuasion", r.cost, n=r.cost))
-    if label == "Reveal":
-        parts = []
-        if r.persuasion:
-            parts.append(
-                ngettext("+%(n)s Persuasion.", "+%(n)s Persuasion.", r.persuasion, n=r.persuasion)
-            )
-        if r.swords:
-            parts.append(ngettext("+%(num)s sword.", "+%(num)s swords.", r.swords))
-        return " ".join([*parts, card_text(r.reveal)]).strip()
-    if label == "Icons":
-        facts = [_(FACTION_NAMES[f]) for f in r.factions]
-        facts += [
-            translated(Message(N_("%(icon)s icon"), icon=Message(ICON_NAMES[i]))) for i in r.icons
-        ]
-        facts += [_("Infiltration")] if r.infiltration else []
-        facts += [_("Unload")] if r.unload else []
-        return listed(facts)
-    return ""
-
-
-def _leader_text(r: LeaderDef, label: str) -> str:
-    if label == "Signet":
-        return f"{card_text(r.signet_name)}: {card_text(r.signet_text)}"
-    if label == "Ability":
-        return f"{card_text(r.ability_name)}: {card_text(r.ability_text)}"
-    return ""
-
-
-def _tech_text(r: TechDef, label: str) -> str:
-    if label == "Cost":
-        return str(ngettext("%(n)s spice", "%(n)s spice", r.cost, n=r.cost))
-    if label == "Mark":
-        return str(_("Rivals may acquire it"))
-    return ""
-
-
-def _space_text(r: SpaceDef, label: str) -> str:
-    if label == "Space":
-        return " ".join(translated(f) for f in space_facts(r))
-    if label == "Icon":
-        icon = _(ICON_NAMES[r.icon])
-        if r.faction:
-            return str(_("%(icon)s icon, Faction space", icon=icon))
-        return str(_("%(icon)s icon", icon=icon))
-    return ""
+    return amounts(text, locales.current().code)
 
 
 def _not_found(message: str) -> ResponseReturnValue:
@@ -289,13 +103,12 @@ def _not_found(message: str) -> ResponseReturnValue:
 
 @bp.get("/cards")
 def index() -> ResponseReturnValue:
-    query = parse_query(request.args, language.current().code)
+    query = parse_query(request.args, locales.current().code)
     found = lookup().index.find(query)
     hits = found.hits
     show_all = request.args.get("all") == "1"
     shown: list[Hit] = hits if show_all else hits[:LIMIT]
     args = query_args(query)
-    helpers = _helpers(lookup())
     context = {
         "query": query,
         "args": args,
@@ -305,7 +118,7 @@ def index() -> ResponseReturnValue:
         "first_loose": next((n for n, h in enumerate(shown) if h.loose), None),
         "suggestion": found.suggestion,
         "suggest_args": {**args, "q": found.suggestion or ""},
-        **helpers,
+        **card_texts.helpers(lookup()),
     }
     if is_htmx():
         response = make_response(render_block(INDEX, "results", **context))
@@ -333,7 +146,7 @@ def _show(kind: str, item_id: str, panel: bool) -> ResponseReturnValue:
     copy = request.args.get("copy", type=int)
     if copy is not None and not 1 <= copy <= item.copies:
         copy = None
-    context = {"d": detail(lookup(), item, copy), "panel": panel, **_helpers(lookup())}
+    context = {"d": detail(lookup(), item, copy), "panel": panel, **card_texts.helpers(lookup())}
     if panel or is_htmx():
         return render_block(SHOW, "rules_panel", **context)
     return render_template(SHOW, **context)
@@ -363,7 +176,7 @@ def _concept(concept_id: str, panel: bool) -> ResponseReturnValue:
         "pictured": [p for p in pictured if p is not None],
         "touched": found.concepts.touched(concept),
         "panel": panel,
-        **_helpers(found),
+        **card_texts.helpers(found),
     }
     if panel or is_htmx():
         return render_block(CONCEPT_PAGE, "rules_panel", **context)

@@ -24,8 +24,9 @@ from companion.rules.codec import decode, decode_setup
 from companion.rules.engine import apply, new_game
 from companion.rules.state import GameState
 from companion.web.htmx import error_answer
-from companion.web.language import BY_CODE, DEFAULT, LANGUAGES, page_translations
 from companion.web.language import gettext as _
+from companion.web.language import page_translations
+from companion.web.locales import BY_CODE, DEFAULT, LANGUAGES
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import round_end, rounds_ended
 from companion.web.present.story import sentence

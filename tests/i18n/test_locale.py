@@ -15,14 +15,8 @@ from companion.rules.actions import IllegalAction
 from companion.rules.engine import new_game
 from companion.rules.state import Entry
 from companion.sim import make_setup
-from companion.web.language import (
-    COOKIE,
-    LANGUAGES,
-    TRANSLATIONS,
-    compile_catalogs,
-    locale_for_tag,
-    refusal,
-)
+from companion.web.language import refusal
+from companion.web.locales import COOKIE, LANGUAGES, TRANSLATIONS, compile_catalogs, locale_for_tag
 from companion.web.present.story import sentence
 from tests.web.conftest import SOLO_FORM
 

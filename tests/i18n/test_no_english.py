@@ -27,7 +27,7 @@ from companion import services
 from companion.rules.catalog import Catalog
 from companion.rules.state import GameState
 from companion.services import GameView, Storage
-from companion.web.language import LANGUAGES
+from companion.web.locales import LANGUAGES
 from companion.web.review import GOLDEN, ReviewGame, game_texts, in_language, review_games
 from tests.i18n.catalogs import catalog, forms, messages
 from tests.web.conftest import dispose, make_app

@@ -30,7 +30,7 @@ from companion import create_app
 from companion.cards.index import KIND_NAMES
 from companion.db import db
 from companion.web import games as games_module
-from companion.web.language import LANGUAGES, TRANSLATIONS
+from companion.web.locales import LANGUAGES, TRANSLATIONS
 from tests.i18n.catalogs import extracted_entries
 from tests.web.conftest import SOLO_FORM, TWO_PLAYER_FORM, GameActions
 

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from companion.cards.languages import ENGLISH
 from companion.cards.search import TIER_NAME_EXACT, Query, SearchIndex
-from companion.web.language import BY_CODE
+from companion.web.locales import BY_CODE
 from tests.i18n.catalogs import CARD_LOCALES
 from tests.lookup.conftest import HX
 

@@ -20,7 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.web import games as games_module
-from companion.web.language import TRANSLATIONS
+from companion.web.locales import TRANSLATIONS
 from tests.web.conftest import GameActions, _fixed_seeds, dispose, make_app
 
 GLOSSARY = Path(__file__).resolve().parents[2] / "card_db" / "i18n" / "glossary.ja.toml"
