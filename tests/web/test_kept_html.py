@@ -16,7 +16,7 @@ from markupsafe import Markup
 
 from companion import services
 from companion.rules.codec import decode, decode_setup
-from companion.web import games as games_module
+from companion.web import table as table_screen
 from tests.web.conftest import GameActions
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "ix_four_player_epic_physical.json"
@@ -32,15 +32,15 @@ def both_drawings(app: Flask, game_id: int, language: str, seat: str | None) -> 
     cookie = f"lang={language}"
     with app.test_request_context(f"/games/{game_id}", headers={"Cookie": cookie}):
         view = services.load(game_id, app.extensions["catalog"])
-        context = games_module._context(view, log=False, seat=seat)
+        context = table_screen.table_context(view, log=False, seat=seat)
         context["clock_cells"] = ()
         blocks = ("game", "scoreboard_oob")
-        warm = "".join(render_block(games_module.TABLE, b, **context) for b in blocks)
+        warm = "".join(render_block(table_screen.TABLE, b, **context) for b in blocks)
         globals_ = app.jinja_env.globals
         kept = {name: globals_[name] for name in ("kept", "kept_space")}
         globals_.update(kept=drawn_afresh, kept_space=drawn_afresh)
         try:
-            fresh = "".join(render_block(games_module.TABLE, b, **context) for b in blocks)
+            fresh = "".join(render_block(table_screen.TABLE, b, **context) for b in blocks)
         finally:
             globals_.update(kept)
         return warm, fresh

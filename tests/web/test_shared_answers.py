@@ -19,7 +19,7 @@ from jinja2_fragments.flask import render_block, render_blocks
 from companion import services
 from companion.rules.actions import PlaceAgent
 from companion.web import answers as answers_module
-from companion.web import games as games_module
+from companion.web import table as table_screen
 from companion.web.answers import CSRF_MARK, ERROR_MARK, Answers, filled
 from tests.web import pages
 from tests.web.conftest import HX, SOLO_FORM, GameActions
@@ -34,10 +34,10 @@ def rendered_now(app: Flask, game_id: int, error: str | None, score: bool = True
     left out."""
     with app.test_request_context(headers=HX):
         view = services.load(game_id, app.extensions["catalog"])
-        context = games_module._context(view, error, log=False, score=score)
+        context = table_screen.table_context(view, error, log=False, score=score)
         context["clock_cells"] = ()
         blocks = ["game", "scoreboard_oob"] if score else ["game"]
-        return without_tokens(render_blocks(games_module.TABLE, blocks, **context))
+        return without_tokens(render_blocks(table_screen.TABLE, blocks, **context))
 
 
 def without_tokens(html: str) -> str:
@@ -112,7 +112,7 @@ def test_the_tap_that_made_a_version_and_the_stale_ones_share_one_render(
             made.append((block, context["version"]))  # type: ignore[arg-type]
         return render_block(template, block, **context)
 
-    monkeypatch.setattr(games_module, "render_block", counted)
+    monkeypatch.setattr(table_screen, "render_block", counted)
     devices = [game.app.test_client() for _ in range(4)]
     assert tap(devices[0], game_id, first, 0, stamp).status_code == 200
     assert [tap(d, game_id, second, 0, stamp).status_code for d in devices[1:]] == [409] * 3
@@ -292,7 +292,7 @@ def test_a_running_turn_clock_is_shown_as_of_each_request(
     now = datetime.now(UTC).replace(tzinfo=None)
     shown = []
     for later in (5, 47):
-        monkeypatch.setattr(games_module, "utc_now", lambda s=later: now + timedelta(seconds=s))
+        monkeypatch.setattr(table_screen, "utc_now", lambda s=later: now + timedelta(seconds=s))
         body = game.client.get(f"/games/{game_id}", headers=HX).get_data(as_text=True)
         shown.append(re.findall(r'data-clock-now="(\d+)"', body))
     assert shown[0] and shown[1] and shown[0] != shown[1]
