@@ -234,7 +234,7 @@ def delete(game_id: int) -> ResponseReturnValue:
 def live(game_id: int) -> ResponseReturnValue:
     view = services.load(game_id, catalog())
     follow = {"poll": url_for("games.live_board", game_id=view.id), "target": "#live"}
-    return render_template(LIVE, follow=follow, **table_context(view))
+    return render_template(LIVE, follow=follow, **table_context(view, log=False))
 
 
 def _unchanged() -> ResponseReturnValue:
@@ -263,6 +263,6 @@ def live_board(game_id: int) -> ResponseReturnValue:
     boards: LRU[tuple[object, ...], str] = current_app.extensions["live_boards"]
     html = boards.get(key)
     if html is None:
-        html = render_block(LIVE, "live", **table_context(view))
+        html = render_block(LIVE, "live", **table_context(view, log=False))
         boards.put(key, html)
     return html
