@@ -15,9 +15,11 @@ game keeps only its newest version's answers), and per request the language, the
 root and the turn clock's cells (time-dependent; equal within the second). Two parts
 differ between requests of one version and are rendered as marks, filled in per request
 (`filled`): the session's CSRF token in each form, and the message the screen shows (a
-stale tap's "The game changed on another screen", a refusal, or none). So the three stale
-taps' 409s and the following screens' fetches are one render (the tap that made the
-version is answered with only the regions it changed: web/present/regions.py).
+stale tap's "The game changed on another screen", a refusal, or none). So the following
+screens' fetches are one render. The tap that made the version is answered with only the
+regions it changed (web/present/regions.py); that answer is kept too, by the version the
+tapping screen showed, and the stale taps of screens that showed the same version (the
+three 409s of four devices tapping at once) get it with their message: web/table.py.
 """
 
 from __future__ import annotations
