@@ -38,7 +38,7 @@ from companion.rules.catalog import (
     TechDef,
 )
 from companion.rules.i18n import N_, Message
-from companion.web.language import card_text, ngettext, translated
+from companion.web.language import card_text, ngettext, pgettext, translated
 from companion.web.language import gettext as _
 from companion.web.present.words import listed, reward_words
 
@@ -50,9 +50,6 @@ TEXT_LABELS: Final = {
     "Acquire": _l("Acquire"),
     "Rules": _l("Rules"),
     "Icons": _l("Icons"),
-    "Plot": _l("Plot"),
-    "Combat": _l("Combat"),
-    "Endgame": _l("Endgame"),
     "Type": _l("Type"),
     "1st": _l("1st"),
     "2nd": _l("2nd"),
@@ -79,6 +76,22 @@ def _shown(names: Mapping[str, str]) -> dict[str, str]:
     return {key: _(name) for key, name in names.items()}
 
 
+def intrigue_types() -> dict[str, str]:
+    """An Intrigue card's types in the reader's language (the filter menu, a card's badges
+    and boxes, a result row's labels), entries of their own: the Japanese rulebook names
+    them 陰謀, 戦術 and 終盤 (seed 004, lines 421-423), where "Combat" elsewhere is 紛争,
+    the Conflict and a Combat space."""
+    return {
+        "plot": pgettext("Intrigue card type", "Plot"),
+        "combat": pgettext("Intrigue card type", "Combat"),
+        "endgame": pgettext("Intrigue card type", "Endgame"),
+    }
+
+
+# A result row's label of an Intrigue card's text (search.py labels it with the English).
+INTRIGUE_TEXTS: Final = {name: key for key, name in INTRIGUE_TYPE_NAMES.items()}
+
+
 def _labels() -> dict[str, object]:
     """Names for the filter menus and badges, in the reader's language."""
     return {
@@ -86,7 +99,7 @@ def _labels() -> dict[str, object]:
         "sets": _shown(SET_NAMES),
         "factions": _shown(FACTION_NAMES),
         "icons": _shown(ICON_NAMES),
-        "intrigue_types": _shown(INTRIGUE_TYPE_NAMES),
+        "intrigue_types": intrigue_types(),
         "levels": [(n, _("Conflict %(level)s", level=ROMAN[n])) for n in LEVELS],
         "roman": ROMAN,
     }
@@ -123,7 +136,9 @@ def snippet(
     if text is None:
         return None
     label = TEXT_LABELS.get(text.label)
-    if text.label.startswith("Step "):
+    if text.label in INTRIGUE_TEXTS:
+        shown_label = intrigue_types()[INTRIGUE_TEXTS[text.label]]
+    elif text.label.startswith("Step "):
         shown_label = _("Step %(n)s", n=text.label.removeprefix("Step "))
     else:
         shown_label = str(label) if label is not None else text.label
@@ -140,7 +155,7 @@ def _snippet_text(
     if isinstance(r, CardDef):
         return _card_text(r, label) or card_text(text.text)
     if isinstance(r, IntrigueDef) and label == "Type":
-        return listed([_(INTRIGUE_TYPE_NAMES[t]) for t in r.types])
+        return listed([intrigue_types()[t] for t in r.types])
     if isinstance(r, ConflictDef) and label in PLACES:
         return reward_words(getattr(r, PLACES[label]), names)
     if isinstance(r, ConflictDef) and label == "Level":

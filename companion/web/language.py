@@ -144,6 +144,14 @@ def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
     return translated(counted(Plural(singular, plural), num, **values))
 
 
+def pgettext(context: str, message: str) -> str:
+    """`gettext` for a catalog entry of its own, told apart by `context` (pybabel's
+    `pgettext` keyword): a word the English uses for two things that another language
+    names apart (Japanese: an Intrigue card's Combat type 戦術, a Combat space 紛争)."""
+    wording: str = page_translations().upgettext(context, message)
+    return wording
+
+
 def npgettext(context: str, singular: str, plural: str, num: int, **values: object) -> str:
     """`ngettext` for a catalog entry of its own, told apart by `context` (pybabel's
     `npgettext` keyword): an amount as a label ("Koszt: 1 woda") where the same English
