@@ -38,14 +38,14 @@ from companion.rules.codec import decode, decode_setup
 from companion.rules.state import GameState
 from tests.browser import test_play_in_browser as play
 from tests.browser.test_table_fits import (
-    FIT_PROBLEMS,
     HTML_LANG,
+    LIVE_FOLLOWED,
     LIVE_SIZES,
     PHONE_WIDTH,
     QUESTION,
     SCREENS,
     SIZES,
-    TABLE_CHECK,
+    TABLE_FOLLOWED,
 )
 
 pytestmark = play.pytestmark
@@ -67,31 +67,6 @@ GAMES = {
     "three_player_physical_cards": ("ja", "ko"),
     "ix_four_player_epic_physical": ("ja", "ko"),
 }
-
-# What a screen following the game shows once it changed (static/follow.js): the table's
-# game area and scoreboard, or the live view's board, replaced by the server's answer to
-# a following screen (rendered once per version and language), as htmx swaps them in,
-# and app.js's "more below" mark on the "what now" column; then checked, all in one
-# evaluate (a style and a layout a page; htmx's own swap and settle lay a page out about
-# six times). `answer` is the HTML; `selectors` the elements it replaces.
-SWAP = """(answer, selectors) => {
-  const fragment = document.createRange().createContextualFragment(answer);
-  for (const selector of selectors) {
-    const now = fragment.querySelector(selector);
-    now.removeAttribute("hx-swap-oob");
-    document.querySelector(selector).replaceWith(now);
-  }
-  document.dispatchEvent(new CustomEvent("htmx:afterSettle", { detail: {} }));
-}"""
-TABLE_FOLLOWED = f"""([answer, ...args]) => {{
-  if (answer) ({SWAP})(answer, ["#game", "#scoreboard"]);
-  return {{ ...({TABLE_CHECK})(args), version: document.querySelector("#game").dataset.version }};
-}}"""
-LIVE_FOLLOWED = f"""([answer, ...args]) => {{
-  if (answer) ({SWAP})(answer, ["#live"]);
-  const version = document.querySelector("#live").dataset.version;
-  return {{ problems: ({FIT_PROBLEMS})(args), version }};
-}}"""
 
 
 def cpu_seconds() -> float:
