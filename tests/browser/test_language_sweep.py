@@ -1,24 +1,35 @@
 """Issue 27's language sweep: the golden games (tests/golden/) in Japanese and Korean (the
-solo ones in English too), at every step, on the table screen at 1280x800, 800x1280,
-1024x768 and 390x844 and on the live view at 1280x720, 1920x1080 and 390x844.
+solo ones in English too) on the table screen at 1280x800, 800x1280, 1024x768 and
+390x844 and on the live view at 1280x720, 1920x1080 and 390x844: the solo and
+two-player games at every step, the three- and four-player ones at the first moment of
+each kind of question (GAMES says why), every game in every language at every step with
+LANGUAGE_SWEEP=every.
 
 Each game is replayed through the service layer (the taps themselves are tested by
 test_table_fits.py and test_multiplayer_games.py, which play in the browser). Each
 language is a device of its own (the language is the device's choice) with seven pages
-open, one per size, that never resize: after every step each page brings the new screen
-in as a second tablet or a TV following the game does (static/follow.js: htmx fetches the
-table's game area, the live view's board is swapped in; the server renders each version
-once per language), all pages at once, then each is checked in one evaluate. The table
-screen, as those tests check it after a tap: no page scroll, nothing wider than its box,
+open, one per size, that never resize nor reload: after a step, a page checked brings
+the new screen in as a second tablet or a TV following the game does (static/follow.js;
+the server's answer, rendered once per version and language, swapped in) and is checked
+in the same evaluate (TABLE_FOLLOWED, LIVE_FOLLOWED in test_table_fits.py). The table
+screen as those tests check it after a tap: no page scroll, nothing wider than its box,
 the question's panels whole and every control of it inside the viewport and the element
-at its own centre (TABLE_CHECK); the live view: one screen, its score on it
-(fit_problems.js). The five games have 582 steps; 1,263 moments in all their languages,
-7 screens each.
+at its own centre; the live view: one screen, its score on it. Every language at the
+first moment of each kind of question (the phase, the prompt's kind, a number pad or up
+to four options or more, a player's turn; 43 kinds in the five games), and at the other
+steps of a game checked at every step the languages in turn: each of those steps at the
+seven sizes, each language at every second or third step.
 
-Screenshots cost more than a check (about 0.6 s): one at the first moment of each kind of
-question (the phase, the prompt's kind, a number pad or up to four options or more, a
-player's turn), the sizes in turn, and of the live view at the first moment of each
-phase; every failing screen too. To test-artifacts/screens/.
+Measured on this shared 2-core machine (2026-11-29, load 2 to 5): a moment (seven
+screens swapped in and checked) takes 0.75 to 0.8 s of CPU, this process, Playwright's
+driver and chromium together (psutil; `time` misses chromium, which the test process
+does not wait for), against 1.4 s for a page load and four resizes before; a screenshot
+0.6 s. By default 280 moments, 450 s of wall on one pytest-xdist worker (the file's
+tests run in one, --dist loadfile), as the kinds alone took before (433 s, 101
+moments, load 4 to 8); LANGUAGE_SWEEP=every checks 1,264 moments, about 1,000 s of CPU.
+Screenshots: one at the first moment of each kind, the sizes in turn, and of the live
+view at the first moment of each phase; every failing screen too. To
+test-artifacts/screens/.
 """
 
 from __future__ import annotations
@@ -52,21 +63,25 @@ pytestmark = play.pytestmark
 app = play.app
 base_url = play.base_url
 
-# LANGUAGE_SWEEP=every: every language at every step (about 2.2 times the moments of
-# the default, which CI's time allows no more of; see the docstring).
-EVERY_LANGUAGE_EVERY_STEP = os.environ.get("LANGUAGE_SWEEP") == "every"
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 # Solo base, solo Rise of Ix at Kwisatz Haderach (the Expert deployment), two, three and
-# four players (the four with Rise of Ix), each in the languages it is checked in here:
-# the two-, three- and four-player games are played in English at every step in the
-# browser already (test_table_fits.py, test_multiplayer_games.py).
+# four players (the four with Rise of Ix), each in the languages it is checked in here
+# (the two-, three- and four-player games are played in English at every step in the
+# browser already: test_table_fits.py, test_multiplayer_games.py), and whether every
+# step is checked (the languages in turn) or the first moment of each kind only: the
+# three- and four-player games are played to their end at every step and size in the
+# browser in English, Polish and Japanese (test_multiplayer_games.py), and CI's 20
+# minutes hold no more (see the docstring).
 GAMES = {
-    "solo_mercenary": ("en", "ja", "ko"),
-    "ix_solo_kwisatz_epic_physical_tech": ("en", "ja", "ko"),
-    "two_player": ("ja", "ko"),
-    "three_player_physical_cards": ("ja", "ko"),
-    "ix_four_player_epic_physical": ("ja", "ko"),
+    "solo_mercenary": (("en", "ja", "ko"), True),
+    "ix_solo_kwisatz_epic_physical_tech": (("en", "ja", "ko"), True),
+    "two_player": (("ja", "ko"), True),
+    "three_player_physical_cards": (("ja", "ko"), False),
+    "ix_four_player_epic_physical": (("ja", "ko"), False),
 }
+# LANGUAGE_SWEEP=every: every language at every step of every game (1,264 moments, 4.5
+# times the default's; about 17 minutes of one core here), before a layout change.
+EVERY_LANGUAGE_EVERY_STEP = os.environ.get("LANGUAGE_SWEEP") == "every"
 
 
 def cpu_seconds() -> float:
@@ -176,7 +191,8 @@ def test_a_golden_game_in_three_languages_keeps_the_question_in_view(app, base_u
         browser = p.chromium.launch(
             executable_path=play.CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
         )
-        devices = [open_device(browser, base_url, url, language) for language in GAMES[name]]
+        languages, every_step = GAMES[name]
+        devices = [open_device(browser, base_url, url, language) for language in languages]
         checked = 0
         for step in range(len(actions) + 1):
             with app.app_context():
@@ -192,9 +208,12 @@ def test_a_golden_game_in_three_languages_keeps_the_question_in_view(app, base_u
             }
             phases.add(view.state.phase)
             # Every language at a new kind (and with LANGUAGE_SWEEP=every, at every
-            # step); else the languages take the steps in turn.
-            every = new_kind or EVERY_LANGUAGE_EVERY_STEP
-            for device in devices if every else [devices[step % len(devices)]]:
+            # step); else, in a game checked at every step, the languages in turn.
+            if new_kind or EVERY_LANGUAGE_EVERY_STEP:
+                checking = devices
+            else:
+                checking = [devices[step % len(devices)]] if every_step else []
+            for device in checking:
                 game = f"golden-{name}-{device.language}"
                 check_moment(device, url, game, step, view.version, screen)
                 checked += 1

@@ -10,12 +10,12 @@ card, the Undo list, Undo and Redo; on a tablet the player's turn and the board'
 too, on a phone the turn's Reveal) is inside the viewport and is the element at its own
 centre, and the question's panels are whole, not cut by a panel's scroll. The live view
 of the same moment, in the same language, must fit 1280x720, 1920x1080 and 390x844 with
-its score on screen: three pages of that size that follow the game (TABLE_FOLLOWED and
-LIVE_FOLLOWED, shared with test_language_sweep.py). A screenshot for each kind of screen at each size, the first time it shows, and every
-failing one, go to test-artifacts/screens/ (git-ignored): look at them after a layout
-change. tests/browser/test_multiplayer_games.py does the same for the four- and
-three-player games to their end, test_language_sweep.py for every step of the golden
-games in three languages.
+its score on screen: three pages of those sizes that follow the game (LIVE_FOLLOWED,
+shared with test_language_sweep.py). A screenshot for each kind of screen at each size,
+the first time it shows, and every failing one, go to test-artifacts/screens/
+(git-ignored): look at them after a layout change. tests/browser/test_multiplayer_games.py
+does the same for the four- and three-player games to their end, test_language_sweep.py
+for the golden games in three languages (the solo and two-player ones at every step).
 """
 
 from __future__ import annotations
