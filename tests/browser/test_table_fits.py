@@ -9,12 +9,13 @@ every control of the question (the prompt's buttons and number-pad keys, the End
 card, the Undo list, Undo and Redo; on a tablet the player's turn and the board's spaces
 too, on a phone the turn's Reveal) is inside the viewport and is the element at its own
 centre, and the question's panels are whole, not cut by a panel's scroll. The live view
-of the same moment must fit 1280x720, 1920x1080 and 390x844 with its score on screen. A
-screenshot for each kind of screen at each size, the first time it shows, and every
-failing one, go to test-artifacts/screens/ (git-ignored): look at them after a layout
-change. tests/browser/test_multiplayer_games.py does the same for the four- and
-three-player games to their end, test_language_sweep.py for the golden games in three
-languages.
+of the same moment, in the same language, must fit 1280x720, 1920x1080 and 390x844 with
+its score on screen: three pages of those sizes that follow the game (LIVE_FOLLOWED,
+shared with test_language_sweep.py). A screenshot for each kind of screen at each size,
+the first time it shows, and every failing one, go to test-artifacts/screens/
+(git-ignored): look at them after a layout change. tests/browser/test_multiplayer_games.py
+does the same for the four- and three-player games to their end, test_language_sweep.py
+for the golden games in three languages (the solo and two-player ones at every step).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,6 +65,31 @@ TABLE_CHECK = f"""([phone, question, score]) => {{
   return {{ problems: [...shown.problems, ...fit], count: shown.count, kind: kind || "other" }};
 }}"""
 
+# What a screen following the game shows once it changed (static/follow.js): the table's
+# game area and scoreboard, or the live view's board, replaced by the server's answer to
+# a following screen (rendered once per version and language), as htmx swaps them in,
+# and app.js's "more below" mark on the "what now" column; then checked, all in one
+# evaluate (a style and a layout a page; htmx's own swap and settle lay a page out about
+# six times). `answer` is the HTML; `selectors` the elements it replaces.
+SWAP = """(answer, selectors) => {
+  const fragment = document.createRange().createContextualFragment(answer);
+  for (const selector of selectors) {
+    const now = fragment.querySelector(selector);
+    now.removeAttribute("hx-swap-oob");
+    document.querySelector(selector).replaceWith(now);
+  }
+  document.dispatchEvent(new CustomEvent("htmx:afterSettle", { detail: {} }));
+}"""
+TABLE_FOLLOWED = f"""([answer, ...args]) => {{
+  if (answer) ({SWAP})(answer, ["#game", "#scoreboard"]);
+  return {{ ...({TABLE_CHECK})(args), version: document.querySelector("#game").dataset.version }};
+}}"""
+LIVE_FOLLOWED = f"""([answer, ...args]) => {{
+  if (answer) ({SWAP})(answer, ["#live"]);
+  const version = document.querySelector("#live").dataset.version;
+  return {{ problems: ({FIT_PROBLEMS})(args), version }};
+}}"""
+
 
 def check_sizes(
     page, game: str, step: int, shot: set[tuple[str, int]], score: bool, at: Sequence[int] = ALL
@@ -96,17 +123,34 @@ def choose_language(page, base_url: str, code: str) -> None:
     page.wait_for_load_state()
 
 
-def check_live(
-    live, url: str, game: str, step: int, shot: set[tuple[str, int]], kind: str, at=ALL
-) -> None:
-    """The live view of this moment: one screen at every size, its score on it; a
-    screenshot at each size (of those `at`) for each kind of table screen the first time
-    (`shot`), and for every failure."""
-    live.goto(url)
-    for n, (width, height) in enumerate(LIVE_SIZES):
+def open_lives(page, url: str) -> list[Any]:
+    """The live view on its own screens, one a size (a TV, a phone), in the language of
+    `page`'s device (its cookies): opened once, then following the game (check_live)."""
+    context = page.context.browser.new_context()
+    context.add_cookies(page.context.cookies())
+    lives = []
+    for width, height in LIVE_SIZES:
+        live = context.new_page()
         live.set_viewport_size({"width": width, "height": height})
-        problems = live.evaluate(FIT_PROBLEMS, ["#scoreboard table.score"])
-        if (n in at and (f"live-{kind}", n) not in shot) or problems:
+        live.goto(url)
+        lives.append(live)
+    return lives
+
+
+def check_live(
+    lives: list[Any], url: str, game: str, step: int, shot: set[tuple[str, int]], kind: str
+) -> None:
+    """The live view of this moment (its board's answer swapped into each of `lives`, as
+    static/follow.js does): one screen at every size, its score on it; a screenshot at
+    each size for each kind of table screen the first time (`shot`), and for every
+    failure."""
+    answer = lives[0].context.request.get(f"{url}/board", headers={"HX-Request": "true"})
+    assert answer.ok, f"live {game} step {step}: {answer.status}"
+    html = answer.text()
+    for n, (live, (width, height)) in enumerate(zip(lives, LIVE_SIZES, strict=True)):
+        found = live.evaluate(LIVE_FOLLOWED, [html, "#scoreboard table.score"])
+        problems = found["problems"]
+        if (f"live-{kind}", n) not in shot or problems:
             shot.add((f"live-{kind}", n))
             name = f"live-{game}-{width}x{height}-{step:03d}-{kind}.png"
             live.screenshot(path=str(SCREENS / name))
@@ -154,15 +198,15 @@ def play_round(page, base_url: str, game: str, setup: Setup, language: str, app)
     page.goto(f"{base_url}/language/{language}?next=/games/{game_id}")
     page.wait_for_selector("#game")
     assert page.locator("html").get_attribute("lang") == HTML_LANG[language]
-    live = page.context.browser.new_page()
     live_url = f"{base_url}/games/{game_id}/live"
+    lives = open_lives(page, live_url)
     rng = random.Random(1)
     steps: list[str] = []
     shot: set[tuple[str, int]] = set()
     started = time.perf_counter()
     for step in range(80):
         kind = check_sizes(page, game, step, shot, score=False)
-        check_live(live, live_url, game, step, shot, kind)
+        check_live(lives, live_url, game, step, shot, kind)
         if round_number(page) >= 2:
             break
         version = page.locator("#game").get_attribute("data-version")
@@ -172,7 +216,7 @@ def play_round(page, base_url: str, game: str, setup: Setup, language: str, app)
         else:
             steps.append(take_step(page, rng, undo="undo" not in steps and len(steps) >= 1))
         play.changed(page, version)
-    live.close()
+    lives[0].context.close()
     spent = time.perf_counter() - started
     print(f"{game}: {len(steps)} taps, {spent:.1f} s, {spent / (len(steps) + 1):.2f} s a step")
     assert round_number(page) == 2, steps
