@@ -10,9 +10,11 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from babel.lists import format_list
 from babel.support import NullTranslations
@@ -41,6 +43,7 @@ from flask_babel import gettext as _
 
 from companion.cards import i18n as card_i18n
 from companion.cards import languages as card_languages
+from companion.lru import LRU
 from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Listing, Message, Name, Plural, counted
 from companion.web import wording as wording_rules
@@ -54,7 +57,12 @@ COOKIE = "lang"
 COOKIE_MAX_AGE = 400 * 24 * 3600  # browsers keep a cookie at most 400 days
 DEFAULT = "en"
 PLACEHOLDER = wording_rules.PLACEHOLDER
+# Words kept per language (`per_language`): the board's spaces, the Conflict cards'
+# rewards, the VP ledger's sources, for a few languages and games at once.
+KEPT_WORDS = "kept_words"
+WORDS_KEPT = 1024
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +187,42 @@ def translated(text: str, translations: NullTranslations | None = None) -> str:
     return _translated(text, translations or page_translations(), page_locale(), False)
 
 
+def translator() -> Callable[[str], str]:
+    """`translated` for the many texts of one page, each distinct one translated once (the
+    board's 22 spaces often give the same reason: "No Agent left", "taken")."""
+    found, locale = page_translations(), page_locale()
+    said: dict[Hashable, str] = {}
+
+    def translate(text: str) -> str:
+        key = _words_key(text)
+        if key is None:
+            return _translated(text, found, locale, False)
+        words = said.get(key)
+        if words is None:
+            words = said[key] = _translated(text, found, locale, False)
+        return words
+
+    return translate
+
+
+def _words_key(value: object) -> Hashable | None:
+    """All that `translated` shows of `value` depends on (its text, type, template,
+    count and values, a Name's kind, a Listing's parts), or None when that is not known."""
+    if isinstance(value, Listing):
+        parts = tuple(_words_key(p) for p in value.parts)
+        return None if None in parts else ("listing", str(value), value.style, parts)
+    if isinstance(value, Message):
+        values = tuple((k, _words_key(v)) for k, v in value.values.items())
+        if any(v is None for _k, v in values):
+            return None
+        return ("message", str(value), value.template, value.plural, value.number, values)
+    if isinstance(value, Name):
+        return ("name", str(value), value.kind)
+    if type(value) in (str, int, bool) or value is None:
+        return (type(value).__name__, value)
+    return None
+
+
 def _translated(text: str, found: NullTranslations, locale: str, in_text: bool) -> str:
     """`translated`; `in_text`: the text stands in running text (a Listing's names are
     marked as names in a sentence are)."""
@@ -245,8 +289,26 @@ def npgettext(context: str, singular: str, plural: str, num: int, **values: obje
 
 
 def page_locale() -> str:
-    """The page's locale for Babel's formatting (English outside a request)."""
-    return str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
+    """The page's locale for Babel's formatting (English outside a request), named once
+    per request (kept in `g`, as page_translations is)."""
+    kept = _request_words()
+    if kept is None:
+        return DEFAULT
+    cached = kept.get("page_locale")
+    if isinstance(cached, str):
+        return cached
+    named = str(get_locale() or DEFAULT)
+    kept["page_locale"] = named
+    return named
+
+
+def forget_page_language() -> None:
+    """Forget the request's language as page_translations, card_translations and
+    page_locale keep it, inside Flask-Babel's `force_locale` (companion/web/review.py)."""
+    kept = _request_words()
+    for name in ("page_translations", "card_translations", "page_locale"):
+        if kept is not None:
+            kept.pop(name, None)
 
 
 def shown_value(
@@ -318,6 +380,7 @@ def install(app: Flask) -> None:
         log.warning("could not compile the translations: %s", exc)
     get_babel(app).locale_selector = select_locale
     app.extensions[CARD_WORDS] = Domain(domain=card_i18n.DOMAIN)
+    app.extensions[KEPT_WORDS] = LRU[tuple[object, ...], object](WORDS_KEPT)
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda text: page_translations().ugettext(text),
         ngettext=lambda text, plural, n: page_translations().ungettext(text, plural, n),
@@ -329,6 +392,8 @@ def install(app: Flask) -> None:
     )
     app.register_blueprint(bp)
     app.after_request(_vary_on_language)
+    app.before_request(_open_request_words)
+    app.teardown_request(_close_request_words)
     app.context_processor(lambda: {"languages": LANGUAGES, "language": current()})
     app.add_template_filter(house_name)
     app.add_template_filter(translated)
@@ -375,16 +440,16 @@ def card_text(text: str, kind: str | None = None) -> str:
 def card_translations() -> NullTranslations:
     """The `cards` catalog of this request's language, looked up once per request (kept in
     `g`, as page_translations does); none outside an app with languages."""
-    in_request = has_request_context()
-    cached = g.get("card_translations") if in_request else None
+    kept = _request_words()
+    cached = kept.get("card_translations") if kept is not None else None
     if isinstance(cached, NullTranslations):
         return cached
     domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
     found: NullTranslations = (
         domain.get_translations() if isinstance(domain, Domain) else NullTranslations()
     )
-    if in_request:
-        g.card_translations = found
+    if kept is not None:
+        kept["card_translations"] = found
     return found
 
 
@@ -399,14 +464,71 @@ def page_translations() -> NullTranslations:
     """The translations of this request, looked up once: Flask-Babel's own lookup, which
     the templates' `_()` used, walks its contexts and names the locale for every message
     (a quarter of a table page's rendering)."""
-    in_request = has_request_context()
-    cached = g.get("page_translations") if in_request else None
+    kept = _request_words()
+    cached = kept.get("page_translations") if kept is not None else None
     if isinstance(cached, NullTranslations):  # Translations is one too
         return cached
     translations: NullTranslations = get_translations()
-    if in_request:
-        g.page_translations = translations
+    if kept is not None:
+        kept["page_translations"] = translations
     return translations
+
+
+# What this request found of its language (page_translations, card_translations,
+# page_locale): a table tap asks about a hundred times, and Flask's `g` is a proxy, each
+# look-up several calls. Set for each request (`_open_request_words`), else None.
+_REQUEST_WORDS: ContextVar[dict[str, object] | None] = ContextVar("request_words", default=None)
+
+
+def _request_words() -> dict[str, object] | None:
+    """This request's kept language (None outside a request)."""
+    kept = _REQUEST_WORDS.get()
+    if kept is None and has_request_context():  # a request context pushed by hand (tests)
+        kept = g.setdefault("request_words", {})
+    return kept
+
+
+def per_request(name: str, make: Callable[[], T]) -> T:
+    """`make()`, made once per request and kept with its language (every time outside a
+    request): what a page asks for many times through Flask's proxies."""
+    kept = _request_words()
+    if kept is None:
+        return make()
+    found = kept.get(name)
+    if found is None:
+        found = kept[name] = make()
+    return found  # type: ignore[return-value]
+
+
+def _open_request_words() -> None:
+    kept: dict[str, object] = {}
+    kept["token"] = _REQUEST_WORDS.set(kept)
+
+
+def _close_request_words(_error: BaseException | None) -> None:
+    kept = _REQUEST_WORDS.get()
+    if kept is not None:
+        _REQUEST_WORDS.reset(kept["token"])  # type: ignore[arg-type]
+
+
+def per_language(key: Hashable, make: Callable[[], T]) -> T:
+    """`make()`: words that depend on nothing but `key` and the page's language (the
+    board's fixed words, a Conflict card's rewards), made once per language and key and
+    kept in the app, whose catalogs they come from (made afresh outside an app). The key
+    names everything else they depend on; `make` must not return None."""
+    store: LRU[tuple[object, ...], object] | None = (
+        per_request(KEPT_WORDS, lambda: current_app.extensions.get(KEPT_WORDS))
+        if has_app_context()
+        else None
+    )
+    if store is None:
+        return make()
+    full = (page_locale(), key)
+    found = store.get(full)
+    if found is None:
+        found = make()
+        store.put(full, found)
+    return found  # type: ignore[return-value]
 
 
 def _vary_on_language(response: Response) -> Response:
