@@ -507,8 +507,12 @@ def _open_request_words() -> None:
 
 def _close_request_words(_error: BaseException | None) -> None:
     kept = _REQUEST_WORDS.get()
-    if kept is not None:
+    if kept is None:
+        return
+    try:
         _REQUEST_WORDS.reset(kept["token"])  # type: ignore[arg-type]
+    except ValueError:  # set in another context: forget it here all the same
+        _REQUEST_WORDS.set(None)
 
 
 def per_language(key: Hashable, make: Callable[[], T]) -> T:
