@@ -27,8 +27,9 @@ from flask import Flask, current_app, request
 from markupsafe import Markup
 
 from companion.lru import LRU
-from companion.web.language import page_locale, per_request
+from companion.web.language import page_locale
 from companion.web.present.views import SpaceView
+from companion.web.request_words import per_request
 
 PLACE = Markup("<!--place-->")
 HIDDEN = Markup("<!--hidden-->")

@@ -11,7 +11,6 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable, Hashable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -23,7 +22,6 @@ from flask import (
     Flask,
     Response,
     current_app,
-    g,
     has_app_context,
     has_request_context,
     redirect,
@@ -46,8 +44,10 @@ from companion.cards import languages as card_languages
 from companion.lru import LRU
 from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Listing, Message, Name, Plural, counted
+from companion.web import request_words
 from companion.web import wording as wording_rules
 from companion.web.htmx import error_answer
+from companion.web.request_words import kept_here, per_request
 
 # The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py),
 # through a Domain per app (app.extensions), as a Domain keeps the catalogs it has read.
@@ -291,7 +291,7 @@ def npgettext(context: str, singular: str, plural: str, num: int, **values: obje
 def page_locale() -> str:
     """The page's locale for Babel's formatting (English outside a request), named once
     per request (kept in `g`, as page_translations is)."""
-    kept = _request_words()
+    kept = kept_here()
     if kept is None:
         return DEFAULT
     cached = kept.get("page_locale")
@@ -305,7 +305,7 @@ def page_locale() -> str:
 def forget_page_language() -> None:
     """Forget the request's language as page_translations, card_translations and
     page_locale keep it, inside Flask-Babel's `force_locale` (companion/web/review.py)."""
-    kept = _request_words()
+    kept = kept_here()
     for name in ("page_translations", "card_translations", "page_locale"):
         if kept is not None:
             kept.pop(name, None)
@@ -392,8 +392,7 @@ def install(app: Flask) -> None:
     )
     app.register_blueprint(bp)
     app.after_request(_vary_on_language)
-    app.before_request(_open_request_words)
-    app.teardown_request(_close_request_words)
+    request_words.install(app)  # where page_translations and the others keep what they find
     app.context_processor(lambda: {"languages": LANGUAGES, "language": current()})
     app.add_template_filter(house_name)
     app.add_template_filter(translated)
@@ -440,7 +439,7 @@ def card_text(text: str, kind: str | None = None) -> str:
 def card_translations() -> NullTranslations:
     """The `cards` catalog of this request's language, looked up once per request (kept in
     `g`, as page_translations does); none outside an app with languages."""
-    kept = _request_words()
+    kept = kept_here()
     cached = kept.get("card_translations") if kept is not None else None
     if isinstance(cached, NullTranslations):
         return cached
@@ -464,7 +463,7 @@ def page_translations() -> NullTranslations:
     """The translations of this request, looked up once: Flask-Babel's own lookup, which
     the templates' `_()` used, walks its contexts and names the locale for every message
     (a quarter of a table page's rendering)."""
-    kept = _request_words()
+    kept = kept_here()
     cached = kept.get("page_translations") if kept is not None else None
     if isinstance(cached, NullTranslations):  # Translations is one too
         return cached
@@ -472,47 +471,6 @@ def page_translations() -> NullTranslations:
     if kept is not None:
         kept["page_translations"] = translations
     return translations
-
-
-# What this request found of its language (page_translations, card_translations,
-# page_locale): a table tap asks about a hundred times, and Flask's `g` is a proxy, each
-# look-up several calls. Set for each request (`_open_request_words`), else None.
-_REQUEST_WORDS: ContextVar[dict[str, object] | None] = ContextVar("request_words", default=None)
-
-
-def _request_words() -> dict[str, object] | None:
-    """This request's kept language (None outside a request)."""
-    kept = _REQUEST_WORDS.get()
-    if kept is None and has_request_context():  # a request context pushed by hand (tests)
-        kept = g.setdefault("request_words", {})
-    return kept
-
-
-def per_request(name: str, make: Callable[[], T]) -> T:
-    """`make()`, made once per request and kept with its language (every time outside a
-    request): what a page asks for many times through Flask's proxies."""
-    kept = _request_words()
-    if kept is None:
-        return make()
-    found = kept.get(name)
-    if found is None:
-        found = kept[name] = make()
-    return found  # type: ignore[return-value]
-
-
-def _open_request_words() -> None:
-    kept: dict[str, object] = {}
-    kept["token"] = _REQUEST_WORDS.set(kept)
-
-
-def _close_request_words(_error: BaseException | None) -> None:
-    kept = _REQUEST_WORDS.get()
-    if kept is None:
-        return
-    try:
-        _REQUEST_WORDS.reset(kept["token"])  # type: ignore[arg-type]
-    except ValueError:  # set in another context: forget it here all the same
-        _REQUEST_WORDS.set(None)
 
 
 def per_language(key: Hashable, make: Callable[[], T]) -> T:
