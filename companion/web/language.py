@@ -7,11 +7,12 @@ Which language that is, and the catalogs themselves, are companion/web/locales.p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
+from typing import TypeVar
 
 from babel.lists import format_list
 from babel.support import NullTranslations
-from flask import Flask, current_app, g, has_app_context, has_request_context
+from flask import Flask, current_app, has_app_context
 from flask_babel import (
     Domain,
     LazyString,
@@ -22,15 +23,23 @@ from flask_babel import (
 )
 
 from companion.cards import i18n as card_i18n
+from companion.lru import LRU
 from companion.rules.actions import IllegalAction
 from companion.rules.i18n import Listing, Message, Name, Plural, counted
+from companion.web import request_words
 from companion.web import wording as wording_rules
 from companion.web.locales import DEFAULT
+from companion.web.request_words import kept_here, per_request
 
 # The words of card_db (names, effects, rulings): the `cards` catalogs (companion/cards/i18n.py),
 # through a Domain per app (app.extensions), as a Domain keeps the catalogs it has read.
 CARD_WORDS = "card_words"
 PLACEHOLDER = wording_rules.PLACEHOLDER
+# Words kept per language (`per_language`): the board's spaces, the Conflict cards'
+# rewards, the VP ledger's sources, for a few languages and games at once.
+KEPT_WORDS = "kept_words"
+WORDS_KEPT = 1024
+T = TypeVar("T")
 
 
 def lazy_word(text: str) -> LazyString:
@@ -86,6 +95,42 @@ def translated(text: str, translations: NullTranslations | None = None) -> str:
     Chinese name) is companion/web/wording.py's.
     """
     return _translated(text, translations or page_translations(), page_locale(), False)
+
+
+def translator() -> Callable[[str], str]:
+    """`translated` for the many texts of one page, each distinct one translated once (the
+    board's 22 spaces often give the same reason: "No Agent left", "taken")."""
+    found, locale = page_translations(), page_locale()
+    said: dict[Hashable, str] = {}
+
+    def translate(text: str) -> str:
+        key = _words_key(text)
+        if key is None:
+            return _translated(text, found, locale, False)
+        words = said.get(key)
+        if words is None:
+            words = said[key] = _translated(text, found, locale, False)
+        return words
+
+    return translate
+
+
+def _words_key(value: object) -> Hashable | None:
+    """All that `translated` shows of `value` depends on (its text, type, template,
+    count and values, a Name's kind, a Listing's parts), or None when that is not known."""
+    if isinstance(value, Listing):
+        parts = tuple(_words_key(p) for p in value.parts)
+        return None if None in parts else ("listing", str(value), value.style, parts)
+    if isinstance(value, Message):
+        values = tuple((k, _words_key(v)) for k, v in value.values.items())
+        if any(v is None for _k, v in values):
+            return None
+        return ("message", str(value), value.template, value.plural, value.number, values)
+    if isinstance(value, Name):
+        return ("name", str(value), value.kind)
+    if type(value) in (str, int, bool) or value is None:
+        return (type(value).__name__, value)
+    return None
 
 
 def _translated(text: str, found: NullTranslations, locale: str, in_text: bool) -> str:
@@ -162,8 +207,26 @@ def npgettext(context: str, singular: str, plural: str, num: int, **values: obje
 
 
 def page_locale() -> str:
-    """The page's locale for Babel's formatting (English outside a request)."""
-    return str(get_locale() or DEFAULT) if has_request_context() else DEFAULT
+    """The page's locale for Babel's formatting (English outside a request), named once
+    per request (kept as page_translations is)."""
+    kept = kept_here()
+    if kept is None:
+        return DEFAULT
+    cached = kept.get("page_locale")
+    if isinstance(cached, str):
+        return cached
+    named = str(get_locale() or DEFAULT)
+    kept["page_locale"] = named
+    return named
+
+
+def forget_page_language() -> None:
+    """Forget the request's language as page_translations, card_translations and
+    page_locale keep it, inside Flask-Babel's `force_locale` (companion/web/review.py)."""
+    kept = kept_here()
+    for name in ("page_translations", "card_translations", "page_locale"):
+        if kept is not None:
+            kept.pop(name, None)
 
 
 def shown_value(
@@ -186,6 +249,8 @@ def install(app: Flask) -> None:
     """Give the app the words of card_db and the templates their words in the reader's
     language (after companion.web.locales.install, which chooses it)."""
     app.extensions[CARD_WORDS] = Domain(domain=card_i18n.DOMAIN)
+    app.extensions[KEPT_WORDS] = LRU[tuple[object, ...], object](WORDS_KEPT)
+    request_words.install(app)  # where page_translations and the others keep what they find
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=lambda text: page_translations().ugettext(text),
         ngettext=lambda text, plural, n: page_translations().ungettext(text, plural, n),
@@ -240,16 +305,16 @@ def card_text(text: str, kind: str | None = None) -> str:
 def card_translations() -> NullTranslations:
     """The `cards` catalog of this request's language, looked up once per request (kept in
     `g`, as page_translations does); none outside an app with languages."""
-    in_request = has_request_context()
-    cached = g.get("card_translations") if in_request else None
+    kept = kept_here()
+    cached = kept.get("card_translations") if kept is not None else None
     if isinstance(cached, NullTranslations):
         return cached
     domain = current_app.extensions.get(CARD_WORDS) if has_app_context() else None
     found: NullTranslations = (
         domain.get_translations() if isinstance(domain, Domain) else NullTranslations()
     )
-    if in_request:
-        g.card_translations = found
+    if kept is not None:
+        kept["card_translations"] = found
     return found
 
 
@@ -264,11 +329,31 @@ def page_translations() -> NullTranslations:
     """The translations of this request, looked up once: Flask-Babel's own lookup, which
     the templates' `_()` used, walks its contexts and names the locale for every message
     (a quarter of a table page's rendering)."""
-    in_request = has_request_context()
-    cached = g.get("page_translations") if in_request else None
+    kept = kept_here()
+    cached = kept.get("page_translations") if kept is not None else None
     if isinstance(cached, NullTranslations):  # Translations is one too
         return cached
     translations: NullTranslations = get_translations()
-    if in_request:
-        g.page_translations = translations
+    if kept is not None:
+        kept["page_translations"] = translations
     return translations
+
+
+def per_language(key: Hashable, make: Callable[[], T]) -> T:
+    """`make()`: words that depend on nothing but `key` and the page's language (the
+    board's fixed words, a Conflict card's rewards), made once per language and key and
+    kept in the app, whose catalogs they come from (made afresh outside an app). The key
+    names everything else they depend on; `make` must not return None."""
+    store: LRU[tuple[object, ...], object] | None = (
+        per_request(KEPT_WORDS, lambda: current_app.extensions.get(KEPT_WORDS))
+        if has_app_context()
+        else None
+    )
+    if store is None:
+        return make()
+    full = (page_locale(), key)
+    found = store.get(full)
+    if found is None:
+        found = make()
+        store.put(full, found)
+    return found  # type: ignore[return-value]

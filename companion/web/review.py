@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, current_app, g, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 from flask_babel import lazy_gettext as _l
@@ -24,8 +24,8 @@ from companion.rules.codec import decode, decode_setup
 from companion.rules.engine import apply, new_game
 from companion.rules.state import GameState
 from companion.web.htmx import error_answer
+from companion.web.language import forget_page_language, page_translations
 from companion.web.language import gettext as _
-from companion.web.language import page_translations
 from companion.web.locales import BY_CODE, DEFAULT, LANGUAGES
 from companion.web.present.prompts import prompt_view
 from companion.web.present.round_end import round_end, rounds_ended
@@ -79,13 +79,11 @@ def in_language(code: str) -> Iterator[None]:
     """Words in `code`'s language inside (the page's own catalogs, looked up once per
     request and kept in `g`, are looked up again)."""
     with force_locale(code):
-        g.pop("page_translations", None)
-        g.pop("card_translations", None)
+        forget_page_language()
         try:
             yield
         finally:
-            g.pop("page_translations", None)
-            g.pop("card_translations", None)
+            forget_page_language()
 
 
 def game_texts(game: ReviewGame) -> list[tuple[str, str]]:

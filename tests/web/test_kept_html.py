@@ -1,8 +1,9 @@
-"""The HTML kept from one tap to the next (companion/web/kept.py: the board's spaces, the
-VP ledgers) is what drawing it afresh draws: at every third step of the four-player Rise
-of Ix golden game, on the whole table's screen and on a player's, in English and Japanese,
-the game area and the scoreboard drawn with what was kept so far equal those drawn by the
-macros themselves, nothing kept."""
+"""The HTML kept from one tap to the next (companion/web/kept.py: the board's spaces and
+areas, the score's rows, the turn buttons, Undo and Redo) is what drawing it afresh
+draws: at every third step of the four-player Rise of Ix golden game, on the whole
+table's screen and on a player's, in English and Japanese, the game area and the
+scoreboard drawn with what was kept so far equal those drawn by the macros themselves,
+nothing kept."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def drawn_afresh(draw, *args):
     return Markup(draw(*args))
 
 
+def forms_drawn_afresh(draw, hidden, *args):
+    return Markup(draw(*args, hidden))
+
+
 def both_drawings(app: Flask, game_id: int, language: str, seat: str | None) -> tuple[str, str]:
     """The game area and scoreboard drawn with the HTML kept so far, and by the macros
     themselves (in one request: the same CSRF token)."""
@@ -37,8 +42,14 @@ def both_drawings(app: Flask, game_id: int, language: str, seat: str | None) -> 
         blocks = ("game", "scoreboard_oob")
         warm = "".join(render_block(table_screen.TABLE, b, **context) for b in blocks)
         globals_ = app.jinja_env.globals
-        kept = {name: globals_[name] for name in ("kept", "kept_space")}
-        globals_.update(kept=drawn_afresh, kept_space=drawn_afresh)
+        names = ("kept", "kept_space", "kept_area", "kept_forms")
+        kept = {name: globals_[name] for name in names}
+        globals_.update(
+            kept=drawn_afresh,
+            kept_space=drawn_afresh,
+            kept_area=drawn_afresh,
+            kept_forms=forms_drawn_afresh,
+        )
         try:
             fresh = "".join(render_block(table_screen.TABLE, b, **context) for b in blocks)
         finally:

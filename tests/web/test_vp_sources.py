@@ -24,5 +24,5 @@ def test_vp_notes_are_proper_names(app: Flask):
 def test_the_ledger_shows_the_conflict_by_name(app: Flask):
     s = replace(solo(), ledger=(VpEntry("p1", 1, "conflict", 1, "siege_of_carthag"),))
     with app.test_request_context():
-        (_chip, _vp, ledger), *_ = score(s).vp
-    assert ledger == ((1, "Conflict", "Siege of Carthag", "+1"),)
+        first, *_ = score(s).rows
+    assert first.ledger == ((1, "Conflict", "Siege of Carthag", "+1"),)

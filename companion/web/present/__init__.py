@@ -52,6 +52,9 @@ def page(view: GameView, log: bool = True, score: bool = True, seat: str | None 
     if round_end is not None:
         other = []  # the card lists what the Combat tap did, in the order to do it
     columns = board(state, here=awaited is None)
+    # The turn's buttons show only on an Agent turn with no question (games/_regions.html's
+    # `actions`): the engine is asked why it refuses each one only then.
+    turn = state.phase == "agents" and state.prompt is None
     return Page(
         view=view,
         state=state,
@@ -79,8 +82,8 @@ def page(view: GameView, log: bool = True, score: bool = True, seat: str | None 
         rivals=panels.rivals(state),
         purchases=panels.purchases(state),
         tech=panels.tech(state, tapping),
-        ix_turn=panels.ix_turn(state, tapping),
-        card_effects=panels.card_effects(state, tapping),
+        ix_turn=panels.ix_turn(state, tapping) if turn else None,
+        card_effects=panels.card_effects(state, tapping) if turn else (),
         corner=panels.corner(state),
         rulings=ruling_notes(state),
         round_end=round_end,

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import NamedTuple
 
 from companion.rules.catalog import Resources, SpaceDef
 from companion.rules.engine import mentat_cost, space_problems
 from companion.rules.state import GameState
-from companion.web.language import card_text, npgettext, translated
+from companion.web.language import card_text, npgettext, per_language, translator
 from companion.web.language import gettext as _
 from companion.web.language import lazy_word as _l
 from companion.web.present.views import Chip, SpaceView, chip
-from companion.web.present.words import faction_name, listed
+from companion.web.present.words import catalog_words, faction_name, listed
 
 AREAS = (
     ("emperor", _l("Emperor")),
@@ -96,6 +97,38 @@ def control_bonus_text(space: SpaceDef) -> str:
     return solari_label(bonus.solari) if bonus.solari else spice_label(bonus.spice)
 
 
+class SpaceWords(NamedTuple):
+    """What a space shows that the game does not change: its words in the reader's
+    language (its cost, the Mentat's from the game's set-up) and its area."""
+
+    space: SpaceDef
+    name: str
+    area: str
+    cost: str
+    requirement: str
+    control_bonus: str
+
+
+def board_words(state: GameState) -> tuple[SpaceWords, ...]:
+    """Each space's fixed words, found once per language, ruleset, sets and Mentat cost."""
+    catalog, sets = state.catalog, state.setup.sets
+
+    def make() -> tuple[SpaceWords, ...]:
+        return tuple(
+            SpaceWords(
+                space=space,
+                name=card_text(space.name),
+                area=area_of(space),
+                cost=cost_text(space, state),
+                requirement=requirement_text(space),
+                control_bonus=control_bonus_text(space),
+            )
+            for space in catalog.board(sets).values()
+        )
+
+    return catalog_words(catalog, ("board", sets, mentat_cost(state.setup)), make)
+
+
 def board(state: GameState, here: bool = True) -> Board:
     """The board's columns of areas, each area with its spaces (an area with none in the
     game's sets is left out); `here`: this screen taps for the player whose turn it is (a
@@ -103,9 +136,9 @@ def board(state: GameState, here: bool = True) -> Board:
     by_area: dict[str, list[SpaceView]] = {area: [] for area, _label in AREAS}
     for space in spaces(state, here):
         by_area[space.area].append(space)
-    labels = dict(AREAS)
+    labels = per_language("areas", lambda: {area: str(label) for area, label in AREAS})
     return tuple(
-        tuple((area, str(labels[area]), tuple(by_area[area])) for area in column if by_area[area])
+        tuple((area, labels[area], tuple(by_area[area])) for area in column if by_area[area])
         for column in BOARD_COLUMNS
     )
 
@@ -144,21 +177,22 @@ def spaces(state: GameState, here: bool = True) -> list[SpaceView]:
     def chip_of(house_id: str | None) -> Chip | None:
         return chips[house_id] if house_id else None
 
+    translated = translator()  # the spaces often give the same reason
     views = []
-    for space in state.catalog.board(state.setup.sets).values():
+    for space, name, area, cost, requirement, control_bonus in board_words(state):
         post = state.posted.get(space.id)
         problem = problems.get(space.id) if human_turn else None
         views.append(
             SpaceView(
                 id=space.id,
-                name=card_text(space.name),
-                area=area_of(space),
-                cost=cost_text(space, state),
-                requirement=requirement_text(space),
+                name=name,
+                area=area,
+                cost=cost,
+                requirement=requirement,
                 occupant=chip_of(state.occupants.get(space.id)),
                 bonus_spice=state.bonus_spice.get(space.id) if space.maker else None,
                 controller=chip_of(post.house if post else state.control.get(space.id)),
-                control_bonus=control_bonus_text(space),
+                control_bonus=control_bonus,
                 combat=space.combat,
                 voice=chip_of(state.voice.get(space.id)),
                 problem=translated(problem) if problem else None,

@@ -26,12 +26,13 @@ from companion.web.present.views import (
     IxHouseView,
     IxTurnView,
     RivalView,
+    ScoreRow,
     ScoreView,
     StackView,
     TechView,
     chip,
 )
-from companion.web.present.words import FACTION_LABELS, faction_name, reward_text
+from companion.web.present.words import FACTION_LABELS, catalog_words, faction_name, reward_text
 
 PLACES = {"first": _l("1st"), "second": _l("2nd"), "third": _l("3rd")}
 VP_SOURCES = {
@@ -75,6 +76,16 @@ def vp_note(state: GameState, note: str) -> str:
     return " ".join(w if i and w in SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
 
 
+def vp_words(state: GameState, source: str, note: str) -> tuple[str, str]:
+    """A VP ledger entry's source and note in words, found once per language."""
+
+    def make() -> tuple[str, str]:
+        said = VP_SOURCES.get(source)
+        return (source if said is None else str(said), vp_note(state, note))
+
+    return catalog_words(state.catalog, ("vp", source, note), make)
+
+
 def score(state: GameState) -> ScoreView:
     """Each house's VP with its ledger, and the Influence tracks with the Alliances."""
     ledger: dict[str, list[tuple[int, str, str, str]]] = {h.id: [] for h in state.houses}
@@ -82,27 +93,27 @@ def score(state: GameState) -> ScoreView:
     for entry in state.ledger:
         said = words.get((entry.source, entry.note))
         if said is None:
-            source = VP_SOURCES.get(entry.source)
-            said = (entry.source if source is None else str(source), vp_note(state, entry.note))
-            words[(entry.source, entry.note)] = said
+            said = words[(entry.source, entry.note)] = vp_words(state, entry.source, entry.note)
         ledger[entry.house].append((entry.round, *said, f"{entry.delta:+d}"))
-    influence = []
-    for faction in FACTIONS:
-        holder = state.alliances.get(faction)
-        ally = chip(state.house(holder)) if holder else None
-        influence.append(
-            (
-                faction,
-                faction_name(faction),
-                tuple(h.inf(faction) for h in state.houses),
-                ally,
+    factions = tuple((faction, faction_name(faction)) for faction in FACTIONS)
+    rows = []
+    for h in state.houses:
+        cells = []
+        for faction, name in factions:
+            value = h.inf(faction)
+            ally = state.alliances.get(faction) == h.id
+            classes = (" two" if value >= 2 else "") + (" four" if value >= 4 else "")
+            cells.append((value, classes + (" ally" if ally else ""), name if ally else ""))
+        scored = h.kind != "hagal"
+        rows.append(
+            ScoreRow(
+                chip=chip(h),
+                vp=h.vp if scored else None,
+                ledger=tuple(ledger[h.id]) if scored else None,
+                cells=tuple(cells),
             )
         )
-    return ScoreView(
-        vp=tuple((chip(h), h.vp, tuple(ledger[h.id])) for h in state.houses if h.kind != "hagal"),
-        houses=tuple(chip(h) for h in state.houses),
-        influence=tuple(influence),
-    )
+    return ScoreView(factions=factions, rows=tuple(rows))
 
 
 def score_changed(before: GameState, after: GameState) -> bool:
@@ -163,7 +174,13 @@ def rewards(card: ConflictDef, state: GameState) -> tuple[tuple[str, str], ...]:
     """A Conflict card's rewards in words: the third only in a four-player game, the only
     one that gives it [RB p.12: "In a 4-player game (only)"]."""
     places = ("first", "second", "third") if state.setup.players == 4 else ("first", "second")
-    return tuple((str(PLACES[place]), reward_text(getattr(card, place), state)) for place in places)
+    return catalog_words(
+        state.catalog,
+        ("rewards", card.id, places),
+        lambda: tuple(
+            (str(PLACES[place]), reward_text(getattr(card, place), state)) for place in places
+        ),
+    )
 
 
 def rivals(state: GameState) -> tuple[RivalView, ...]:

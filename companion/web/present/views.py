@@ -178,14 +178,24 @@ class RivalView:
     ix: IxHouseView | None = None
 
 
+class ScoreRow(NamedTuple):
+    """A house's row of the score: its chip, VP and VP ledger (round, source, note,
+    delta; both None for House Hagal, which scores none), and its Influence on each
+    track: the value, the cell's classes (" two", " four", " ally") and, on the track
+    whose Alliance it holds, the Faction's name ("" elsewhere)."""
+
+    chip: Chip
+    vp: int | None
+    ledger: tuple[tuple[int, str, str, str], ...] | None
+    cells: tuple[tuple[int, str, str], ...]
+
+
 @dataclass(frozen=True)
 class ScoreView:
-    # Per house but House Hagal: chip, VP and its ledger (round, source, note, delta).
-    vp: tuple[tuple[Chip, int, tuple[tuple[int, str, str, str], ...]], ...]
-    # Every house, in the order of the Influence values.
-    houses: tuple[Chip, ...]
-    # Per Faction: id, name, each house's Influence and the Alliance's holder.
-    influence: tuple[tuple[str, str, tuple[int, ...], Chip | None], ...]
+    # Each Faction's id and name, the Influence columns' heads.
+    factions: tuple[tuple[str, str], ...]
+    # One row per house, in the houses' order.
+    rows: tuple[ScoreRow, ...]
 
 
 @dataclass

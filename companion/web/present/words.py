@@ -5,7 +5,8 @@ water, control of Arrakeen"). It imports no other module of `present`, so any ma
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from typing import TypeVar
 
 from babel.lists import format_list
 
@@ -15,7 +16,9 @@ from companion.rules.state import GameState
 from companion.rules.text import RESOURCE_AMOUNTS
 from companion.web.language import gettext as _
 from companion.web.language import lazy_word as _l
-from companion.web.language import ngettext, page_locale, shown_label, translated
+from companion.web.language import ngettext, page_locale, per_language, shown_label, translated
+
+T = TypeVar("T")
 
 # The Factions' names as shown (FACTION_NAMES holds the engine's English ones).
 FACTION_LABELS = {
@@ -24,6 +27,13 @@ FACTION_LABELS = {
     "bene_gesserit": _l("Bene Gesserit"),
     "fremen": _l("Fremen"),
 }
+
+
+def catalog_words(catalog: object, key: Hashable, make: Callable[[], T]) -> T:
+    """`make()`: words from `catalog` (a ruleset's cards and spaces) that depend on nothing
+    but `key` and the page's language, made once per language (language.per_language)."""
+    held, words = per_language(("catalog", id(catalog), key), lambda: (catalog, make()))
+    return words if held is catalog else make()  # another catalog at the same address
 
 
 def faction_name(faction: str) -> str:
