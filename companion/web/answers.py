@@ -113,5 +113,17 @@ class Answers(Generic[V]):
                 del self._making[making]
             mine.set()
 
+    def wait(self, game: Game, version: int, key: Hashable) -> V | None:
+        """The answer for `key` at `version` when it is kept or being made by another
+        request (then waited for), else None: made by none."""
+        found = self.get(game, version, key)
+        if found is not None:
+            return found
+        with self._lock:
+            other = self._making.get((game, version, key))
+        if other is not None:
+            other.wait(WAIT_SECONDS)
+        return self.get(game, version, key)
+
     def clear(self) -> None:
         self._games.clear()

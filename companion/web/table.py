@@ -35,7 +35,7 @@ def install(app: Flask) -> None:
     one table need the same one after each change, and the late taps of a version the
     answer to the tap that made it."""
     app.extensions["table_answers"] = Answers[tuple[str, str]]()
-    app.extensions["tap_answers"] = Answers[str]()
+    app.extensions["tap_answers"] = Answers[str | None]()
     # What the table screen's regions showed, by game version and language: the answer to
     # a tap compares them with what they show now (`_changed`).
     app.extensions["shown_regions"] = LRU[tuple[object, ...], Shown](SHOWN_KEPT)
@@ -106,34 +106,54 @@ def table(
     htmx = is_htmx()
     cells = clock.cells(clock_of(view, catalog()), view.state, utc_now())
     seat = seat_of(view)
-    taps: Answers[str] = current_app.extensions["tap_answers"]
+    taps: Answers[str | None] = current_app.extensions["tap_answers"]
+    game = (view.id, view.created)
     since = (seen, str(get_locale()), request.script_root, cells, seat)
     before = view.previous if htmx and seen is not None else None
     if htmx and seen is not None and before is None:  # a stale tap's 409
-        kept = taps.get((view.id, view.created), view.version, since)
+        kept = taps.wait(game, view.version, since)  # the applied tap's, when it is the same
         if kept is not None:
             return filled(kept, generate_csrf, error), status, RETARGET
     score = before is None or bool(cells) or score_changed(before, view.state)
     if htmx and before is None and not view.change:  # as every device of the game sees it
-        game, scoreboard = _shared_table(view, cells, seat)
-        return filled(game + scoreboard, generate_csrf, error), status
-    shared = before is not None  # the tap that made this version: rendered to be kept
-    shown_error = ERROR_MARK if shared else error
-    context = table_context(view, shown_error, log=not htmx, score=score, seat=seat)
-    context["clock_cells"] = cells
-    if shared:
-        context["csrf_token"] = lambda: CSRF_MARK
-    now = shown(cast(Page, context["p"]))
-    _remember(view, seat, now)
-    if htmx:
-        regions = None if seen is None or before is None else _changed(view, seen, seat, now)
-        if regions is not None:
-            html = render_block(TABLE, "changed", changed=regions, **context)
-            taps.put((view.id, view.created), view.version, since, html)
+        area, scoreboard = _shared_table(view, cells, seat)
+        return filled(area + scoreboard, generate_csrf, error), status
+    made: dict[str, dict[str, object]] = {}
+
+    def drawn() -> dict[str, object]:
+        """What the templates need, rendered to be kept (with marks) for a tap's answer."""
+        shared = before is not None
+        context = table_context(
+            view, ERROR_MARK if shared else error, log=not htmx, score=score, seat=seat
+        )
+        context["clock_cells"] = cells
+        if shared:
+            context["csrf_token"] = lambda: CSRF_MARK
+        made["context"] = context
+        return context
+
+    def changes() -> str | None:
+        """What changed since `seen` (None: the whole game area changed)."""
+        context = drawn()
+        now = shown(cast(Page, context["p"]))
+        _remember(view, seat, now)
+        regions = _changed(view, cast(int, seen), seat, now)
+        return (
+            None if regions is None else render_block(TABLE, "changed", changed=regions, **context)
+        )
+
+    if before is not None:  # the tap that made this version: kept for the stale taps
+        html = taps.answer(game, view.version, since, changes)
+        if html is not None:
             return filled(html, generate_csrf, error), status, RETARGET
+        context = made.get("context") or drawn()
         blocks = ["game", "scoreboard_oob"] if score else ["game"]
-        html = render_blocks(TABLE, blocks, **context)
-        return (filled(html, generate_csrf, error) if shared else html), status
+        return filled(render_blocks(TABLE, blocks, **context), generate_csrf, error), status
+    context = drawn()
+    _remember(view, seat, shown(cast(Page, context["p"])))
+    if htmx:  # Undo or Redo from a screen that showed no version, with what they changed
+        blocks = ["game", "scoreboard_oob"] if score else ["game"]
+        return render_blocks(TABLE, blocks, **context), status
     poll = url_for("games.version", game_id=view.id)
     follow = {"poll": poll, "fetch": url_for("games.show", game_id=view.id), "target": "#game"}
     return render_template(TABLE, follow=follow, **context), status

@@ -230,6 +230,34 @@ def test_an_answer_is_made_once_while_other_requests_wait_for_it() -> None:
     assert calls == ["first"] and got == ["made once"] * 4
 
 
+def test_a_stale_tap_waits_for_the_applied_taps_answer_being_made_and_only_then() -> None:
+    """A stale tap that comes while the tap that made the version renders its answer
+    waits for that answer (web/table.py); with none being made it does not wait."""
+    answers = Answers[str | None]()
+    game = (1, "a")
+    assert answers.wait(game, 2, "since 1") is None  # nothing made, nothing waited for
+    inside, release = threading.Event(), threading.Event()
+
+    def rendering() -> str:
+        inside.set()
+        release.wait(10)
+        return "what changed"
+
+    applied = threading.Thread(target=lambda: answers.answer(game, 2, "since 1", rendering))
+    applied.start()
+    inside.wait(10)
+    got: list[str | None] = []
+    stale = threading.Thread(target=lambda: got.append(answers.wait(game, 2, "since 1")))
+    stale.start()
+    stale.join(0.2)
+    assert stale.is_alive() and got == []  # waiting, not rendering on its own
+    release.set()
+    stale.join(10)
+    applied.join(10)
+    assert got == ["what changed"]
+    assert answers.wait(game, 2, "since 0") is None  # another screen version's: none
+
+
 def test_a_failed_render_is_not_kept_and_the_waiting_ones_render_themselves() -> None:
     answers = Answers[str]()
 
