@@ -249,19 +249,23 @@ class SqlAlchemyRepository:
         # is what a change's version check compares.
         return StoredGame(*(getattr(row, column.key) for column in _GAME_COLUMNS))
 
+    # The reads a tap makes run on the Session's connection, in its transaction, as Core
+    # queries (as `_run` runs the writes): they want rows, not ORM objects, and the ORM's
+    # execution path was a third of a stale tap's answer (issue 29). The Session holds no
+    # pending rows to flush first: `add` commits its own.
     def get(self, game_id: int) -> StoredGame | None:
-        row = self.session.execute(_GAME, {"game": game_id}).first()
+        row = self.session.connection().execute(_GAME, {"game": game_id}).first()
         return None if row is None else StoredGame(*row)
 
     def version(self, game_id: int) -> int | None:
-        return self.session.scalar(_VERSION, {"game": game_id})
+        return self.session.connection().scalar(_VERSION, {"game": game_id})
 
     def events(self, game_id: int) -> list[StoredEvent]:
-        rows = self.session.execute(_EVENTS, {"game": game_id})
+        rows = self.session.connection().execute(_EVENTS, {"game": game_id})
         return [StoredEvent(*row) for row in rows]
 
     def action(self, game_id: int, seq: int) -> dict[str, Any] | None:
-        return self.session.scalar(_ACTION, {"game": game_id, "event_seq": seq})
+        return self.session.connection().scalar(_ACTION, {"game": game_id, "event_seq": seq})
 
     def event_times(self, game_id: int, after: int) -> list[tuple[int, datetime]]:
         """The seq and time of each active event after the first `after` (the turn
