@@ -302,35 +302,34 @@ def act(
     """Apply one user intent (with every rival turn it triggers) and store it; `created`
     is the posting page's stamp of the game (GameView.created), checked when given."""
     store = _storage(storage)
-    game = _posted_from(store, game_id, expected_version, catalog, created)
-    state = _applied(store, game_id, game, action)
-    seq = len(game.actions) + 1
+    with store.states.changing(game_id):
+        game = _posted_from(store, game_id, expected_version, catalog, created)
+        state = _applied(store, game_id, game, action)
+        seq = len(game.actions) + 1
 
-    def record() -> None:
-        if game.undone:  # a new intent drops the redo
-            store.games.drop_undone(game_id)
-        store.games.append(game_id, seq, codec.encode(action))
+        def record() -> None:
+            if game.undone:  # a new intent drops the redo
+                store.games.drop_undone(game_id)
+            store.games.append(game_id, seq, codec.encode(action))
 
-    view = _commit(store, game_id, game, game.then(action, state, undone=0), record)
+        view = _commit(store, game_id, game, game.then(action, state, undone=0), record)
     return replace(view, previous=game.state)
 
 
 def _stepping(
-    storage: Storage | None,
+    store: Storage,
     game_id: int,
     expected: int | None,
     catalog: Catalog,
     step: Literal["undo", "redo"],
     created: str | None,
-) -> tuple[Storage, CachedGame]:
-    """Where the game is kept, and the game as posted, which has an intent to `step`
-    (else IllegalAction)."""
-    store = _storage(storage)
+) -> CachedGame:
+    """The game as posted, which has an intent to `step` (else IllegalAction)."""
     game = _posted_from(store, game_id, expected, catalog, created)
     if not (game.actions if step == "undo" else game.undone):
         _refused(store, game_id, game.version)
         raise IllegalAction(N_("Nothing to undo.") if step == "undo" else N_("Nothing to redo."))
-    return store, game
+    return game
 
 
 def undo(
@@ -341,14 +340,16 @@ def undo(
     created: str | None = None,
 ) -> GameView:
     """Take back the last intent and everything it triggered."""
-    store, game = _stepping(storage, game_id, expected_version, catalog, "undo", created)
-    view = _commit(
-        store,
-        game_id,
-        game,
-        game.taken_back(),
-        lambda: store.games.mark_undone(game_id, len(game.actions), True),
-    )
+    store = _storage(storage)
+    with store.states.changing(game_id):
+        game = _stepping(store, game_id, expected_version, catalog, "undo", created)
+        view = _commit(
+            store,
+            game_id,
+            game,
+            game.taken_back(),
+            lambda: store.games.mark_undone(game_id, len(game.actions), True),
+        )
     return replace(view, change="undo", previous=game.state)
 
 
@@ -360,17 +361,19 @@ def redo(
     created: str | None = None,
 ) -> GameView:
     """Re-apply the most recently undone intent."""
-    store, game = _stepping(storage, game_id, expected_version, catalog, "redo", created)
-    seq = len(game.actions) + 1
-    stored = store.games.action(game_id, seq)
-    if stored is None:  # dropped by a new intent from another process meanwhile
-        raise StaleVersion(game_id)
-    action = codec.decode(stored)
-    state = _applied(store, game_id, game, action)
-    after = game.then(action, state, undone=game.undone - 1)
-    view = _commit(
-        store, game_id, game, after, lambda: store.games.mark_undone(game_id, seq, False)
-    )
+    store = _storage(storage)
+    with store.states.changing(game_id):
+        game = _stepping(store, game_id, expected_version, catalog, "redo", created)
+        seq = len(game.actions) + 1
+        stored = store.games.action(game_id, seq)
+        if stored is None:  # dropped by a new intent from another process meanwhile
+            raise StaleVersion(game_id)
+        action = codec.decode(stored)
+        state = _applied(store, game_id, game, action)
+        after = game.then(action, state, undone=game.undone - 1)
+        view = _commit(
+            store, game_id, game, after, lambda: store.games.mark_undone(game_id, seq, False)
+        )
     return replace(view, change="redo", previous=game.state)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import itertools
 import re
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -16,6 +17,7 @@ import pytest
 
 from companion import services, state_cache
 from companion.db.repository import Bump, NewGame, StoredEvent, StoredGame, VersionConflict
+from companion.rules import engine
 from companion.rules.actions import Action, IllegalAction
 from companion.rules.catalog import Catalog
 from companion.rules.engine import legal_actions
@@ -170,6 +172,99 @@ def test_a_change_another_device_stored_first_makes_this_one_stale(repo, cards):
     services.act(game_id, first_legal(tablet, game_id, cards), 0, cards, tablet)
     with pytest.raises(StaleVersion):
         services.act(game_id, first_legal(phone, game_id, cards), 0, cards, phone)
+    assert len(repo.events(game_id)) == 1
+
+
+def test_taps_that_come_while_another_changes_the_game_wait_and_get_the_game_as_it_is(
+    repo, cards, monkeypatch
+):
+    """Four devices tap at once (issue 29): the first change is being stored when the
+    others come. They wait for it instead of applying their intents too, then find the
+    game moved on: StaleVersion with the game as it is now, nothing applied twice."""
+    storage = Storage(repo, StateCache())
+    game_id = services.create_game(solo_setup(), cards, storage)
+    action = first_legal(storage, game_id, cards)
+    inside, release = threading.Event(), threading.Event()
+    waiting = threading.Semaphore(0)
+    applied: list[Action] = []
+    real_change = repo.change
+
+    class CountedEvent(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            waiting.release()  # a tap waits for the change under way
+            return super().wait(timeout)
+
+    @contextmanager
+    def held_change(bump: Bump) -> Iterator[None]:
+        with real_change(bump):
+            inside.set()
+            release.wait(10)
+            yield
+
+    monkeypatch.setattr(state_cache, "Event", CountedEvent)
+
+    def counted_apply(state: Any, action: Action) -> Any:
+        applied.append(action)
+        return engine.apply(state, action)
+
+    monkeypatch.setattr("companion.services.apply", counted_apply)
+    monkeypatch.setattr(repo, "change", held_change)
+    answers: list[object] = []
+
+    def tap() -> None:
+        try:
+            answers.append(services.act(game_id, action, 0, cards, storage).version)
+        except StaleVersion as stale:
+            answers.append(stale.now)
+
+    first = threading.Thread(target=tap)
+    first.start()
+    assert inside.wait(10)
+    others = [threading.Thread(target=tap) for _ in range(3)]
+    for thread in others:
+        thread.start()
+    for _ in others:  # each of them is waiting before the first change ends
+        assert waiting.acquire(timeout=10)
+    release.set()
+    for thread in [first, *others]:
+        thread.join(10)
+    assert applied == [action]
+    assert answers[0] == 1
+    assert [(a.version, a.state) for a in answers[1:]] == [  # type: ignore[attr-defined]
+        (1, services.load(game_id, cards, storage).state)
+    ] * 3
+    assert len(repo.events(game_id)) == 1
+
+
+def test_a_change_that_hangs_holds_the_next_tap_only_so_long(repo, cards, monkeypatch):
+    """A change stuck in the database (a slow disk, a lock) holds the other taps of its
+    game only CHANGE_WAIT_SECONDS; then they go on and the version check decides."""
+    storage = Storage(repo, StateCache())
+    game_id = services.create_game(solo_setup(), cards, storage)
+    action = first_legal(storage, game_id, cards)
+    inside, release = threading.Event(), threading.Event()
+    real_change = repo.change
+
+    @contextmanager
+    def held_change(bump: Bump) -> Iterator[None]:
+        with real_change(bump):
+            inside.set()
+            release.wait(10)
+            yield
+
+    monkeypatch.setattr(state_cache, "CHANGE_WAIT_SECONDS", 0.01)
+    monkeypatch.setattr(repo, "change", held_change)
+    first = threading.Thread(target=lambda: services.act(game_id, action, 0, cards, storage))
+    first.start()
+    assert inside.wait(10)
+    monkeypatch.setattr(repo, "change", real_change)
+    try:
+        with pytest.raises(StaleVersion):  # the hanging change had bumped the version
+            services.act(game_id, action, 0, cards, storage)
+        assert first.is_alive()
+    finally:
+        release.set()
+        first.join(10)
     assert len(repo.events(game_id)) == 1
 
 
