@@ -40,7 +40,9 @@ def test_a_line_breaks_only_between_words(text: str, html: str) -> None:
     assert str(whole_words(text)) == html
 
 
-@pytest.mark.parametrize("text", ["Fremen", "Przemysław Szczęśniak", "프레멘", "우주 항행 길드", ""])
+@pytest.mark.parametrize(
+    "text", ["Fremen", "Przemysław Szczęśniak", "프레멘", "우주 항행 길드", ""]
+)
 def test_other_scripts_come_back_as_they_were(text: str) -> None:
     assert str(whole_words(text)) == text
 
