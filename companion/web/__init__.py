@@ -21,6 +21,7 @@ from companion.web import (
     history,
     kept,
     language,
+    line_breaks,
     locales,
     purchases,  # noqa: F401  (adds its routes to scan.bp)
     review,
@@ -47,6 +48,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(review.bp)  # the translators' review page
     app.cli.add_command(stats_cli)
     app.add_template_filter(titles.game_title, "game_title")
+    app.add_template_filter(line_breaks.whole_words, "whole_words")  # the score's headers
     app.after_request(add_vary)
     app.after_request(_security_headers)
     assets.install(app)  # compression, static URLs with versions, the manifest
