@@ -53,11 +53,14 @@ FIT_PROBLEMS = (Path(__file__).parent / "fit_problems.js").read_text(encoding="u
 CONTROLS_IN_VIEW = (Path(__file__).parent / "controls_in_view.js").read_text(encoding="utf-8")
 # Both checks in one call (a round trip a size, not five): the question's panels shown
 # now must be whole; `score` adds the score on a tablet. Also says the kind of screen
-# (which question's parts show), to take one screenshot per kind and size.
-TABLE_CHECK = f"""([phone, question, score]) => {{
-  const shown = ({CONTROLS_IN_VIEW})(phone);
+# (which question's parts show), to take one screenshot per kind and size. `win`: the
+# window checked (a frame's, from its parent page: sweep.py), this one unless said.
+TABLE_CHECK = f"""([phone, question, score], win = window) => {{
+  const document = win.document;
+  const shown = ({CONTROLS_IN_VIEW})(phone, win);
   const needed = question.filter((q) => document.querySelector(q));
-  const fit = ({FIT_PROBLEMS})(phone || !score ? needed : ["#scoreboard table.score", ...needed]);
+  const fit = ({FIT_PROBLEMS})(
+    phone || !score ? needed : ["#scoreboard table.score", ...needed], win);
   const parts = {{ pad: "#prompt [data-numpad]", prompt: "#prompt", "round-end": "#round-end",
     changes: "#board-changes", turn: "#game .turn", rival: "#game .hagal-card",
     end: "#end-entry" }};
@@ -70,24 +73,26 @@ TABLE_CHECK = f"""([phone, question, score]) => {{
 # a following screen (rendered once per version and language), as htmx swaps them in,
 # and app.js's "more below" mark on the "what now" column; then checked, all in one
 # evaluate (a style and a layout a page; htmx's own swap and settle lay a page out about
-# six times). `answer` is the HTML; `selectors` the elements it replaces.
-SWAP = """(answer, selectors) => {
+# six times). `answer` is the HTML; `selectors` the elements it replaces; `win` as above.
+SWAP = """(answer, selectors, win = window) => {
+  const document = win.document;
   const fragment = document.createRange().createContextualFragment(answer);
   for (const selector of selectors) {
     const now = fragment.querySelector(selector);
     now.removeAttribute("hx-swap-oob");
     document.querySelector(selector).replaceWith(now);
   }
-  document.dispatchEvent(new CustomEvent("htmx:afterSettle", { detail: {} }));
+  document.dispatchEvent(new win.CustomEvent("htmx:afterSettle", { detail: {} }));
 }"""
-TABLE_FOLLOWED = f"""([answer, ...args]) => {{
-  if (answer) ({SWAP})(answer, ["#game", "#scoreboard"]);
-  return {{ ...({TABLE_CHECK})(args), version: document.querySelector("#game").dataset.version }};
+TABLE_FOLLOWED = f"""([answer, ...args], win = window) => {{
+  if (answer) ({SWAP})(answer, ["#game", "#scoreboard"], win);
+  const version = win.document.querySelector("#game").dataset.version;
+  return {{ ...({TABLE_CHECK})(args, win), version }};
 }}"""
-LIVE_FOLLOWED = f"""([answer, ...args]) => {{
-  if (answer) ({SWAP})(answer, ["#live"]);
-  const version = document.querySelector("#live").dataset.version;
-  return {{ problems: ({FIT_PROBLEMS})(args), version }};
+LIVE_FOLLOWED = f"""([answer, ...args], win = window) => {{
+  if (answer) ({SWAP})(answer, ["#live"], win);
+  const version = win.document.querySelector("#live").dataset.version;
+  return {{ problems: ({FIT_PROBLEMS})(args, win), version }};
 }}"""
 
 
