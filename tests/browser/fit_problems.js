@@ -20,7 +20,7 @@
     if (box.width <= 1 || box.height <= 1) continue;
     // The cheap measures first (the layout is made once): most elements pass them, and
     // only the others have their visibility and style looked up (checked every step of
-    // the golden games in three languages, test_language_sweep.py).
+    // the golden games in three languages, tests/browser/sweep.py).
     const out = box.left < -0.5 || box.right > innerWidth + 0.5;
     const wider = el.clientWidth && el.scrollWidth > el.clientWidth + 1;
     // Skipped: what is not drawn (a closed drawer's inside), words for screen readers only.
