@@ -238,14 +238,20 @@ def play_golden(
             new_kind = kind(view.state) not in seen
             if new_kind:
                 seen.append(kind(view.state))
-            screen = {
-                # One screenshot a kind, at each size in turn, and the live view's at the
-                # first moment of a phase (a new phase is a new kind; it shows no question).
-                "table": len(seen) % len(SIZES) if new_kind else None,
-                "live": len(phases) % len(LIVE_SIZES) if view.state.phase not in phases else None,
-            }
+            new_phase = view.state.phase not in phases
             phases.add(view.state.phase)
-            for device in devices if new_kind or every else []:
+            for n, device in enumerate(devices if new_kind or every else []):
+                # One screenshot a kind, the sizes and languages in turn, and the live
+                # view's at the first moment of a phase (a new phase is a new kind; it
+                # shows no question): a screenshot costs as much as a moment.
+                mine = {
+                    "table": len(seen) % len(SIZES) if new_kind else None,
+                    "live": len(phases) % len(LIVE_SIZES) if new_phase else None,
+                }
+                screen = {
+                    "table": mine["table"] if len(seen) % len(devices) == n else None,
+                    "live": mine["live"] if len(phases) % len(devices) == n else None,
+                }
                 game = f"golden-{name}-{device.language}"
                 check_moment(device, url, game, step, view.version, screen)
                 checked += 1
