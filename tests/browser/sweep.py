@@ -26,13 +26,17 @@ frame into view first. The app forbids being framed (`frame-ancestors 'none'`), 
 device's context takes that one directive out of the game's pages' answers, nothing else.
 
 Measured on this shared 2-core machine (2026-11-29, load 4 to 9, the first 30 steps of
-solo_mercenary in Japanese; psutil CPU of this process, Playwright's driver and
-chromium: `time` misses chromium): a moment (seven screens) took 0.63 s of CPU with a
-page a size; 0.55 s once fit_problems.js stopped laying out closed <details> on their
-own; about 0.33 s with the frames (no paint, no raster: 0.1 s less) and one evaluate a
-device. Screenshots: one at the first moment of each kind, the sizes in turn, and of the
-live view at the first moment of each phase; every failing screen too. To
-test-artifacts/screens/.
+solo_mercenary; psutil CPU of this process, Playwright's driver and chromium: `time`
+misses chromium): a moment (seven screens) took 0.63 s of CPU with a page a size (0.75
+to 0.8 s at load 2 to 5), chromium's renderers 0.49 s of it; 0.55 s once fit_problems.js
+stopped laying out closed <details> on their own; 0.31 to 0.34 s with the frames (no
+paint, no raster) and one evaluate a device; 0.24 to 0.30 s with the morph
+(test_table_fits.py's SWAP). The five files alone (-n 2 --dist loadfile, load 2.6 to
+3.7): 466 s of CPU, 295 s of wall, the four-player game's 783 moments 243 s on one
+worker (0.29 s a moment, page loads and screenshots included), the four others 238 s on
+the other. Screenshots: one at the first moment of each kind, the sizes and the
+languages in turn, and of the live view at the first moment of each phase; every failing
+screen too. To test-artifacts/screens/.
 """
 
 from __future__ import annotations
