@@ -7,7 +7,10 @@
 // (`phone`) the board scrolls inside the game's column (a phone shows a column, not the
 // board's three): the question's controls, Undo, Redo and a player's Reveal turn (before
 // the Rivals' cards there) must be on the first screen, the board's spaces are scrolled to.
-(phone) => {
+// `win`: the window checked (a frame's, from its parent page: tests/browser/sweep.py), this
+// one unless said.
+(phone, win = window) => {
+  const { document, innerWidth, innerHeight } = win;
   const selectors = [
     ".banner button",
     "#prompt button", "#prompt input:not([type=hidden])", "#prompt select",

@@ -11,11 +11,11 @@ too, on a phone the turn's Reveal) is inside the viewport and is the element at 
 centre, and the question's panels are whole, not cut by a panel's scroll. The live view
 of the same moment, in the same language, must fit 1280x720, 1920x1080 and 390x844 with
 its score on screen: three pages of those sizes that follow the game (LIVE_FOLLOWED,
-shared with test_language_sweep.py). A screenshot for each kind of screen at each size,
+shared with the language sweep, sweep.py). A screenshot for each kind of screen at each size,
 the first time it shows, and every failing one, go to test-artifacts/screens/
 (git-ignored): look at them after a layout change. tests/browser/test_multiplayer_games.py
-does the same for the four- and three-player games to their end, test_language_sweep.py
-for the golden games in three languages (the solo and two-player ones at every step).
+does the same for the four- and three-player games to their end, test_sweep_*.py (code
+in sweep.py) for the golden games in three languages at every step.
 """
 
 from __future__ import annotations
@@ -53,11 +53,14 @@ FIT_PROBLEMS = (Path(__file__).parent / "fit_problems.js").read_text(encoding="u
 CONTROLS_IN_VIEW = (Path(__file__).parent / "controls_in_view.js").read_text(encoding="utf-8")
 # Both checks in one call (a round trip a size, not five): the question's panels shown
 # now must be whole; `score` adds the score on a tablet. Also says the kind of screen
-# (which question's parts show), to take one screenshot per kind and size.
-TABLE_CHECK = f"""([phone, question, score]) => {{
-  const shown = ({CONTROLS_IN_VIEW})(phone);
+# (which question's parts show), to take one screenshot per kind and size. `win`: the
+# window checked (a frame's, from its parent page: sweep.py), this one unless said.
+TABLE_CHECK = f"""([phone, question, score], win = window) => {{
+  const document = win.document;
+  const shown = ({CONTROLS_IN_VIEW})(phone, win);
   const needed = question.filter((q) => document.querySelector(q));
-  const fit = ({FIT_PROBLEMS})(phone || !score ? needed : ["#scoreboard table.score", ...needed]);
+  const fit = ({FIT_PROBLEMS})(
+    phone || !score ? needed : ["#scoreboard table.score", ...needed], win);
   const parts = {{ pad: "#prompt [data-numpad]", prompt: "#prompt", "round-end": "#round-end",
     changes: "#board-changes", turn: "#game .turn", rival: "#game .hagal-card",
     end: "#end-entry" }};
@@ -67,27 +70,60 @@ TABLE_CHECK = f"""([phone, question, score]) => {{
 
 # What a screen following the game shows once it changed (static/follow.js): the table's
 # game area and scoreboard, or the live view's board, replaced by the server's answer to
-# a following screen (rendered once per version and language), as htmx swaps them in,
-# and app.js's "more below" mark on the "what now" column; then checked, all in one
-# evaluate (a style and a layout a page; htmx's own swap and settle lay a page out about
-# six times). `answer` is the HTML; `selectors` the elements it replaces.
-SWAP = """(answer, selectors) => {
+# a following screen (rendered once per version and language), and app.js's "more below"
+# mark on the "what now" column; then checked, all in one evaluate (htmx's own swap and
+# settle lay a page out about six times). `answer` is the HTML; `selectors` the elements
+# it replaces; `win` as above. The answer is brought in as a morph: an element equal to
+# the one shown stays, one whose attributes' values differ gets them and its children
+# morphed, any other (other attributes, children or tag; every form field, <details> and
+# <dialog>) is replaced; then the element must serialize exactly as the answer does, or
+# the check fails. The page is the answer, as after htmx's swap, but only what changed
+# is styled and laid out again, as on the tablet that tapped (its answer swaps in only
+# the regions that changed: web/present/regions.py): a tenth to a fifth of a moment's
+# CPU in the language sweep (sweep.py).
+SWAP = """(answer, selectors, win = window) => {
+  const document = win.document;
   const fragment = document.createRange().createContextualFragment(answer);
+  const whole = /^(INPUT|SELECT|TEXTAREA|DETAILS|DIALOG|SCRIPT)$/;
+  const morph = (shown, next) => {
+    if (shown.nodeType !== next.nodeType || shown.nodeName !== next.nodeName) {
+      shown.replaceWith(next);
+    } else if (shown.nodeType !== Node.ELEMENT_NODE) {
+      if (shown.nodeValue !== next.nodeValue) shown.nodeValue = next.nodeValue;
+    } else if (!shown.isEqualNode(next)) {
+      const kids = [...shown.childNodes];
+      const nextKids = [...next.childNodes];
+      const names = (el) => [...el.attributes].map((a) => a.name).join(" ");
+      const other = kids.length !== nextKids.length || names(shown) !== names(next);
+      if (whole.test(shown.nodeName) || other) {
+        shown.replaceWith(next);
+        return;
+      }
+      for (const a of next.attributes) {
+        if (shown.getAttribute(a.name) !== a.value) shown.setAttribute(a.name, a.value);
+      }
+      kids.forEach((kid, n) => morph(kid, nextKids[n]));
+    }
+  };
   for (const selector of selectors) {
     const now = fragment.querySelector(selector);
     now.removeAttribute("hx-swap-oob");
-    document.querySelector(selector).replaceWith(now);
+    const expected = now.outerHTML;
+    morph(document.querySelector(selector), now);
+    const made = document.querySelector(selector).outerHTML;
+    if (made !== expected) throw new Error(`${selector} is not the server's answer after the swap`);
   }
-  document.dispatchEvent(new CustomEvent("htmx:afterSettle", { detail: {} }));
+  document.dispatchEvent(new win.CustomEvent("htmx:afterSettle", { detail: {} }));
 }"""
-TABLE_FOLLOWED = f"""([answer, ...args]) => {{
-  if (answer) ({SWAP})(answer, ["#game", "#scoreboard"]);
-  return {{ ...({TABLE_CHECK})(args), version: document.querySelector("#game").dataset.version }};
+TABLE_FOLLOWED = f"""([answer, ...args], win = window) => {{
+  if (answer) ({SWAP})(answer, ["#game", "#scoreboard"], win);
+  const version = win.document.querySelector("#game").dataset.version;
+  return {{ ...({TABLE_CHECK})(args, win), version }};
 }}"""
-LIVE_FOLLOWED = f"""([answer, ...args]) => {{
-  if (answer) ({SWAP})(answer, ["#live"]);
-  const version = document.querySelector("#live").dataset.version;
-  return {{ problems: ({FIT_PROBLEMS})(args), version }};
+LIVE_FOLLOWED = f"""([answer, ...args], win = window) => {{
+  if (answer) ({SWAP})(answer, ["#live"], win);
+  const version = win.document.querySelector("#live").dataset.version;
+  return {{ problems: ({FIT_PROBLEMS})(args, win), version }};
 }}"""
 
 
