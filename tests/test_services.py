@@ -175,6 +175,22 @@ def test_a_change_another_device_stored_first_makes_this_one_stale(repo, cards):
     assert len(repo.events(game_id)) == 1
 
 
+def held(
+    change: Callable[[Bump], Any], inside: threading.Event, release: threading.Event
+) -> Callable[[Bump], Any]:
+    """`change` that, once it has bumped the version, says so (`inside`) and holds the
+    transaction open until `release`: a change being stored."""
+
+    @contextmanager
+    def held_change(bump: Bump) -> Iterator[None]:
+        with change(bump):
+            inside.set()
+            release.wait(10)
+            yield
+
+    return held_change
+
+
 def test_taps_that_come_while_another_changes_the_game_wait_and_get_the_game_as_it_is(
     repo, cards, monkeypatch
 ):
@@ -194,13 +210,6 @@ def test_taps_that_come_while_another_changes_the_game_wait_and_get_the_game_as_
             waiting.release()  # a tap waits for the change under way
             return super().wait(timeout)
 
-    @contextmanager
-    def held_change(bump: Bump) -> Iterator[None]:
-        with real_change(bump):
-            inside.set()
-            release.wait(10)
-            yield
-
     monkeypatch.setattr(state_cache, "Event", CountedEvent)
 
     def counted_apply(state: Any, action: Action) -> Any:
@@ -208,7 +217,7 @@ def test_taps_that_come_while_another_changes_the_game_wait_and_get_the_game_as_
         return engine.apply(state, action)
 
     monkeypatch.setattr("companion.services.apply", counted_apply)
-    monkeypatch.setattr(repo, "change", held_change)
+    monkeypatch.setattr(repo, "change", held(real_change, inside, release))
     answers: list[object] = []
 
     def tap() -> None:
@@ -245,15 +254,8 @@ def test_a_change_that_hangs_holds_the_next_tap_only_so_long(repo, cards, monkey
     inside, release = threading.Event(), threading.Event()
     real_change = repo.change
 
-    @contextmanager
-    def held_change(bump: Bump) -> Iterator[None]:
-        with real_change(bump):
-            inside.set()
-            release.wait(10)
-            yield
-
     monkeypatch.setattr(state_cache, "CHANGE_WAIT_SECONDS", 0.01)
-    monkeypatch.setattr(repo, "change", held_change)
+    monkeypatch.setattr(repo, "change", held(real_change, inside, release))
     first = threading.Thread(target=lambda: services.act(game_id, action, 0, cards, storage))
     first.start()
     assert inside.wait(10)
