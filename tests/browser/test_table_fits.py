@@ -120,10 +120,22 @@ TABLE_FOLLOWED = f"""([answer, ...args], win = window) => {{
   const version = win.document.querySelector("#game").dataset.version;
   return {{ ...({TABLE_CHECK})(args, win), version }};
 }}"""
+# The live view's problems; on a landscape screen (static/live.css) also every Tech stack
+# and every house's Rise of Ix pieces whole in the room under the board.
 LIVE_FOLLOWED = f"""([answer, ...args], win = window) => {{
   if (answer) ({SWAP})(answer, ["#live"], win);
   const version = win.document.querySelector("#live").dataset.version;
-  return {{ problems: ({FIT_PROBLEMS})(args, win), version }};
+  const problems = ({FIT_PROBLEMS})(args, win);
+  const area = win.document.querySelector(".live-tech");
+  if (area && win.innerWidth > 1000 && win.innerWidth > win.innerHeight) {{
+    const room = area.getBoundingClientRect();
+    for (const part of area.querySelectorAll(".stack, .ix-player")) {{
+      const box = part.getBoundingClientRect();
+      if (box.bottom > room.bottom + 0.5 || box.right > room.right + 0.5)
+        problems.push(`Tech tiles: "${{part.textContent.replace(/\\s+/g, " ").trim().slice(0, 30)}}" is cut off`);
+    }}
+  }}
+  return {{ problems, version }};
 }}"""
 
 
