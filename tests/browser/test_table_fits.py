@@ -131,8 +131,9 @@ LIVE_FOLLOWED = f"""([answer, ...args], win = window) => {{
     const room = area.getBoundingClientRect();
     for (const part of area.querySelectorAll(".stack, .ix-player")) {{
       const box = part.getBoundingClientRect();
+      const words = part.textContent.replace(/\\s+/g, " ").trim().slice(0, 30);
       if (box.bottom > room.bottom + 0.5 || box.right > room.right + 0.5)
-        problems.push(`Tech tiles: "${{part.textContent.replace(/\\s+/g, " ").trim().slice(0, 30)}}" is cut off`);
+        problems.push(`Tech tiles: "${{words}}" is cut off`);
     }}
   }}
   return {{ problems, version }};
