@@ -1,5 +1,7 @@
-"""Issue 26, in a real Chromium: a four-player Rise of Ix game and a three-player base
-game played to the end through the table screen, in English and in another language.
+"""Issue 26, in a real Chromium: a four-player Rise of Ix game (in Polish, the longest
+words) and a three-player base game (in Japanese) played to the end through the table
+screen. English, Japanese and Korean are checked at every step of the golden games by
+test_sweep_*.py (playing these two again in English cost CI 140 s of a worker).
 
 After every tap, at 1280x800, 800x1280, 1024x768 and 390x844, the page must not scroll,
 nothing may be wider than its box, and every control of the question the table answers now (buttons,
@@ -186,7 +188,7 @@ def finish(page, game: str, step: int, table: Table) -> None:
 EVERY_KIND = {"place", "reveal", "strength", "choice", "round end", "card VP"}
 
 
-@pytest.mark.parametrize("language", ["en", "pl"])
+@pytest.mark.parametrize("language", ["pl"])
 def test_a_four_player_rise_of_ix_game_to_the_end(page, app, base_url, language):
     game_id = new_game(app, 4, ix=True)
     page.goto(f"{base_url}/language/{language}?next=/games/{game_id}")
@@ -197,7 +199,7 @@ def test_a_four_player_rise_of_ix_game_to_the_end(page, app, base_url, language)
     assert table.seen >= EVERY_KIND | {"infiltrate"}, table.seen
 
 
-@pytest.mark.parametrize("language", ["en", "ja"])
+@pytest.mark.parametrize("language", ["ja"])
 def test_a_three_player_base_game_to_the_end(page, app, base_url, language):
     game_id = new_game(app, 3, ix=False)
     page.goto(f"{base_url}/language/{language}?next=/games/{game_id}")

@@ -9,7 +9,8 @@ word of them is on one line. A word here is a run of katakana, or a run of kanji
 kana that ends at a separator (・ ·), a space, katakana, or after the particle 的 (so
 "ベネ・|ゲセリット|修道女会", "左手边的|对手", "プレイヤー1"). The names of a solo or a
 two-player game (Rivals and House Hagal included) show whole, not cut by an ellipsis; and
-the score still fits its box, the page neither scrolls nor is wider than the screen.
+the score still fits its box, the page neither scrolls nor is wider than the screen. The
+turn's card-effect buttons keep their words whole too ("+1 ベネ・ゲセ/リット修道女会" was).
 
 Checked on a solo, a two-player and a four-player game (long Polish names and a Japanese
 one) as they start, in ja, zh-Hans and zh-Hant, on the table screen at 1280x800,
@@ -112,5 +113,7 @@ def test_the_score_keeps_chinese_and_japanese_words_whole(page, app, base_url, l
                     name = f"words-{language}-{game}-{screen}-{width}x{height}.png"
                     page.locator("#scoreboard").screenshot(path=str(SCREENS / name))
                 assert not missing, (where, found["seen"])
+                if screen == "table" and game == "two":  # Player 1's turn: its buttons
+                    assert found["buttons"] > 0, where
                 assert found["problems"] == [], (where, found["problems"])
                 assert fit == [], (where, fit)

@@ -120,22 +120,32 @@ TABLE_FOLLOWED = f"""([answer, ...args], win = window) => {{
   const version = win.document.querySelector("#game").dataset.version;
   return {{ ...({TABLE_CHECK})(args, win), version }};
 }}"""
-# The live view's problems; on a landscape screen (static/live.css) also every Tech stack
-# and every house's Rise of Ix pieces whole in the room under the board.
+# The live view's problems; also every Rival's card whole on the screen (the side column and
+# the room under the board cut what does not fit), and on a landscape screen (static/live.css)
+# every Tech stack and every house's Rise of Ix pieces whole in the room under the board.
 LIVE_FOLLOWED = f"""([answer, ...args], win = window) => {{
   if (answer) ({SWAP})(answer, ["#live"], win);
-  const version = win.document.querySelector("#live").dataset.version;
+  const doc = win.document;
+  const version = doc.querySelector("#live").dataset.version;
   const problems = ({FIT_PROBLEMS})(args, win);
-  const area = win.document.querySelector(".live-tech");
-  if (area && win.innerWidth > 1000 && win.innerWidth > win.innerHeight) {{
-    const room = area.getBoundingClientRect();
-    for (const part of area.querySelectorAll(".stack, .ix-player")) {{
-      const box = part.getBoundingClientRect();
-      const words = part.textContent.replace(/\\s+/g, " ").trim().slice(0, 30);
-      if (box.bottom > room.bottom + 0.5 || box.right > room.right + 0.5)
-        problems.push(`Tech tiles: "${{words}}" is cut off`);
+  const cut = (part, what) => {{
+    let bottom = win.innerHeight, right = win.innerWidth;
+    for (let box = part.parentElement; box; box = box.parentElement) {{
+      const style = win.getComputedStyle(box);
+      if (style.display === "contents" || style.overflow === "visible") continue;
+      const room = box.getBoundingClientRect();
+      bottom = Math.min(bottom, room.bottom);
+      right = Math.min(right, room.right);
     }}
-  }}
+    const mine = part.getBoundingClientRect();
+    if (mine.height && mine.bottom <= bottom + 0.5 && mine.right <= right + 0.5) return;
+    const words = part.textContent.replace(/\\s+/g, " ").trim().slice(0, 30);
+    problems.push(`${{what}}: "${{words}}" is cut off`);
+  }};
+  for (const part of doc.querySelectorAll("#live .rival")) cut(part, "Rival card");
+  if (win.innerWidth > 1000 && win.innerWidth > win.innerHeight)
+    for (const part of doc.querySelectorAll(".live-tech .stack, .live-tech .ix-player"))
+      cut(part, "Tech tiles");
   return {{ problems, version }};
 }}"""
 

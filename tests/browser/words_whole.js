@@ -1,5 +1,5 @@
 // Run in the table and live pages by test_score_words.py: every word of the score's headers
-// and houses' names on one line (Range.getClientRects: one line box, or one column when
+// and houses' names, and of the turn's card-effect buttons, on one line (Range.getClientRects: one line box, or one column when
 // the headers stand upright), and when `whole`, no Chinese or Japanese name cut by its
 // ellipsis. A word: a run of katakana, or of kanji, hanzi and kana up to a separator (・ ·),
 // a space, katakana, or up to and with the particle 的 ("左手边的|对手"); or a run of other
@@ -14,8 +14,9 @@
   const problems = [];
   const seen = [];
   const score = document.querySelector("#scoreboard table.score");
-  const boxes = score.querySelectorAll(":scope > thead > tr > th, :scope > tbody > tr > th.house .chip");
-  for (const box of boxes) {
+  const heads = score.querySelectorAll(":scope > thead > tr > th, :scope > tbody > tr > th.house .chip");
+  const buttons = document.querySelectorAll("#game .turn .quick:not(.ix-icons) button");
+  for (const box of [...heads, ...buttons]) {
     if (!box.checkVisibility()) continue;
     const vertical = getComputedStyle(box).writingMode.startsWith("vertical");
     const nodes = [];
@@ -43,5 +44,5 @@
     if (whole && box.matches(".chip") && cjk.test(text) && box.scrollWidth > box.clientWidth)
       problems.push(`the name "${text.trim()}" is cut: ${box.scrollWidth} > ${box.clientWidth} px`);
   }
-  return { problems, seen };
+  return { problems, seen, buttons: buttons.length };
 }
