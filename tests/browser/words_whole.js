@@ -3,7 +3,8 @@
 // (Range.getClientRects: one line box, or one column when the headers stand upright), and
 // when `whole`, no Chinese or Japanese name cut by its ellipsis. A word: a run of katakana,
 // or of kanji, hanzi and kana up to a separator (・ ·), a space, katakana, or up to and with
-// the particle 的 ("左手边的|对手"); or a run of other letters between spaces. Returns the words seen and the problems, as sentences.
+// the particle 的 ("左手边的|对手"); or a run of other letters between spaces. Returns the
+// words seen and the problems, as sentences.
 (whole) => {
   const katakana = "\u30a0-\u30fa\u30fc-\u30ff\uff66-\uff9f";
   const hanKana = "\u3005\u3006\u3040-\u309f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff";
